@@ -1,0 +1,95 @@
+import { z } from "zod/mini";
+import { CountdownState, InteractionOutcome, InteractionRequest } from "./interactions.ts";
+import { ExecutionMode } from "./modes.ts";
+import { QuestionDraft } from "./question.ts";
+import { TodoItem } from "./todos.ts";
+
+/**
+ * Everything that happens in a session is one of these, appended to the log with a
+ * per-session monotonic `seq` and then broadcast. Client state is a fold over entries.
+ */
+export const SessionEntry = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("session.created"),
+    title: z.string(),
+    model: z.string(),
+    mode: ExecutionMode,
+  }),
+  z.strictObject({
+    kind: z.literal("user.message"),
+    text: z.string(),
+    /** A notice the runtime injected (reminders, late answers), not typed by the user. */
+    synthetic: z.optional(z.boolean()),
+  }),
+  z.strictObject({ kind: z.literal("assistant.message"), text: z.string() }),
+  z.strictObject({
+    kind: z.literal("tool.call"),
+    callId: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+  }),
+  z.strictObject({
+    kind: z.literal("tool.result"),
+    callId: z.string(),
+    name: z.string(),
+    isError: z.boolean(),
+    output: z.string(),
+  }),
+  z.strictObject({ kind: z.literal("turn.started") }),
+  z.strictObject({
+    kind: z.literal("turn.ended"),
+    reason: z.enum(["completed", "cancelled", "error", "waiting"]),
+    message: z.optional(z.string()),
+  }),
+  z.strictObject({ kind: z.literal("interaction.requested"), request: InteractionRequest }),
+  z.strictObject({
+    kind: z.literal("interaction.countdown"),
+    interactionId: z.string(),
+    countdown: CountdownState,
+  }),
+  z.strictObject({
+    kind: z.literal("interaction.draft"),
+    interactionId: z.string(),
+    draft: QuestionDraft,
+  }),
+  z.strictObject({
+    kind: z.literal("interaction.resolved"),
+    interactionId: z.string(),
+    outcome: InteractionOutcome,
+  }),
+  z.strictObject({ kind: z.literal("session.modeChanged"), mode: ExecutionMode }),
+  z.strictObject({ kind: z.literal("session.modelChanged"), model: z.string() }),
+  z.strictObject({ kind: z.literal("todos.updated"), todos: z.array(TodoItem) }),
+  z.strictObject({
+    kind: z.literal("plan.approved"),
+    plan: z.string(),
+    path: z.optional(z.string()),
+  }),
+  z.strictObject({
+    kind: z.literal("notice"),
+    level: z.enum(["info", "error"]),
+    text: z.string(),
+  }),
+]);
+export type SessionEntry = z.infer<typeof SessionEntry>;
+export type SessionEntryKind = SessionEntry["kind"];
+
+/** An entry as stored and sent: its place in the log and when it was written (server ms). */
+export const StoredEntry = z.strictObject({
+  seq: z.number().check(z.int(), z.positive()),
+  at: z.number(),
+  entry: SessionEntry,
+});
+export type StoredEntry = z.infer<typeof StoredEntry>;
+
+export const SessionSummary = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  lastSeq: z.number(),
+  model: z.string(),
+  mode: ExecutionMode,
+  pendingInteractions: z.number(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;

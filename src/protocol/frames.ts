@@ -1,0 +1,122 @@
+import { z } from "zod/mini";
+import { SessionEntry, SessionSummary, StoredEntry } from "./entries.ts";
+import { ErrorCode, ReceiptCode } from "./errors.ts";
+import { PermissionDecision } from "./interactions.ts";
+import { ModeName } from "./modes.ts";
+import { QuestionAnswers, QuestionDraft } from "./question.ts";
+import { Settings, SettingsPatch } from "./settings.ts";
+
+export const PROTOCOL_VERSION = 1;
+/** Frames above this many bytes are refused (R2); the server closes with 1009. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
+const sessionId = z.string().check(z.minLength(1), z.maxLength(200));
+const interactionId = z.string().check(z.minLength(1), z.maxLength(200));
+
+export const ResumePoint = z.strictObject({
+  sessionId,
+  lastSeq: z.number().check(z.int(), z.minimum(0)),
+});
+export type ResumePoint = z.infer<typeof ResumePoint>;
+
+export const ClientFrame = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("hello"),
+    protocol: z.number(),
+    resume: z.optional(z.array(ResumePoint).check(z.maxLength(100))),
+  }),
+  z.strictObject({
+    type: z.literal("session.create"),
+    title: z.optional(z.string().check(z.maxLength(200))),
+    mode: z.optional(ModeName),
+  }),
+  z.strictObject({
+    type: z.literal("session.open"),
+    sessionId,
+    lastSeq: z.optional(z.number().check(z.int(), z.minimum(0))),
+  }),
+  z.strictObject({
+    type: z.literal("prompt"),
+    sessionId,
+    text: z.string().check(z.trim(), z.minLength(1), z.maxLength(100_000)),
+  }),
+  z.strictObject({
+    type: z.literal("interaction.answer"),
+    interactionId,
+    answers: QuestionAnswers,
+  }),
+  z.strictObject({ type: z.literal("interaction.cancel"), interactionId }),
+  z.strictObject({ type: z.literal("interaction.touch"), interactionId }),
+  z.strictObject({ type: z.literal("interaction.draft"), interactionId, draft: QuestionDraft }),
+  z.strictObject({
+    type: z.literal("interaction.decide"),
+    interactionId,
+    decision: PermissionDecision,
+  }),
+  /** X2: an answer given after the question auto-continued. */
+  z.strictObject({
+    type: z.literal("interaction.lateAnswer"),
+    interactionId,
+    answers: QuestionAnswers,
+  }),
+  z.strictObject({ type: z.literal("mode.set"), sessionId, mode: ModeName }),
+  z.strictObject({
+    type: z.literal("model.set"),
+    sessionId,
+    model: z.string().check(z.minLength(1)),
+  }),
+  z.strictObject({ type: z.literal("settings.update"), patch: SettingsPatch }),
+  z.strictObject({ type: z.literal("turn.cancel"), sessionId }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+export type ClientFrameType = ClientFrame["type"];
+
+export const ModelInfo = z.strictObject({
+  ref: z.string(),
+  provider: z.string(),
+  label: z.string(),
+  disabled: z.optional(z.string()),
+});
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+export const ServerFrame = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("welcome"),
+    protocol: z.number(),
+    serverNow: z.number(),
+    settings: Settings,
+    sessions: z.array(SessionSummary),
+    models: z.array(ModelInfo),
+  }),
+  z.strictObject({
+    type: z.literal("event"),
+    sessionId,
+    seq: z.number(),
+    at: z.number(),
+    entry: SessionEntry,
+  }),
+  z.strictObject({
+    type: z.literal("snapshot"),
+    session: SessionSummary,
+    entries: z.array(StoredEntry),
+  }),
+  z.strictObject({ type: z.literal("session.upserted"), session: SessionSummary }),
+  z.strictObject({ type: z.literal("settings.changed"), settings: Settings }),
+  /** Streamed assistant text for the turn in progress; the final text arrives as an entry. */
+  z.strictObject({ type: z.literal("assistant.delta"), sessionId, text: z.string() }),
+  z.strictObject({
+    type: z.literal("receipt"),
+    interactionId,
+    ok: z.boolean(),
+    code: z.optional(ReceiptCode),
+    message: z.optional(z.string()),
+  }),
+  z.strictObject({
+    type: z.literal("error"),
+    code: ErrorCode,
+    message: z.string(),
+    ref: z.optional(z.string()),
+  }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrame>;
+export type ServerFrameType = ServerFrame["type"];

@@ -1,0 +1,64 @@
+import { z } from "zod/mini";
+import { AskUserQuestionItem, QuestionAnswers } from "./question.ts";
+
+/** A question batch waiting for the user (AskUserQuestion, or ExitPlanMode's review per I3). */
+export const QuestionRequest = z.strictObject({
+  kind: z.literal("question"),
+  interactionId: z.string(),
+  sessionId: z.string(),
+  toolName: z.string(),
+  toolCallId: z.string(),
+  questions: z.array(AskUserQuestionItem),
+  createdAt: z.number(),
+});
+export type QuestionRequest = z.infer<typeof QuestionRequest>;
+
+/** A tool approval in build mode: the card names the tool and what it touches. */
+export const PermissionRequest = z.strictObject({
+  kind: z.literal("permission"),
+  interactionId: z.string(),
+  sessionId: z.string(),
+  toolName: z.string(),
+  toolCallId: z.string(),
+  summary: z.string().check(z.describe("the command or path the tool acts on")),
+  input: z.unknown(),
+  createdAt: z.number(),
+});
+export type PermissionRequest = z.infer<typeof PermissionRequest>;
+
+export const InteractionRequest = z.discriminatedUnion("kind", [
+  QuestionRequest,
+  PermissionRequest,
+]);
+export type InteractionRequest = z.infer<typeof InteractionRequest>;
+
+export const PermissionDecision = z.enum(["deny", "allow_once", "allow_always"]);
+export type PermissionDecision = z.infer<typeof PermissionDecision>;
+
+/**
+ * How an interaction ended. `auto` marks the A3 expiry, kept distinct from a user
+ * approval that carried no answers. `aborted` means no user is coming (Q8).
+ */
+export const InteractionOutcome = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("answered"), answers: QuestionAnswers, auto: z.boolean() }),
+  z.strictObject({ type: z.literal("decided"), decision: PermissionDecision }),
+  z.strictObject({ type: z.literal("cancelled") }),
+  z.strictObject({ type: z.literal("aborted"), reason: z.string() }),
+]);
+export type InteractionOutcome = z.infer<typeof InteractionOutcome>;
+
+/**
+ * A2/A6: countdown state with absolute server times (ms since epoch), so every
+ * client draws the same countdown. `paused` is final (A4/A5).
+ */
+export const CountdownState = z.discriminatedUnion("phase", [
+  z.strictObject({ phase: z.literal("ineligible") }),
+  z.strictObject({
+    phase: z.literal("counting"),
+    startedAt: z.number(),
+    visibleAt: z.number(),
+    deadlineAt: z.number(),
+  }),
+  z.strictObject({ phase: z.literal("paused"), pausedAt: z.number() }),
+]);
+export type CountdownState = z.infer<typeof CountdownState>;

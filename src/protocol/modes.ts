@@ -1,0 +1,15 @@
+import { z } from "zod/mini";
+
+/** P1: the permission mode; plan is a separate flag on top of it. */
+export const PermissionMode = z.enum(["build", "edit", "yolo", "auto"]);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+export const ExecutionMode = z.strictObject({
+  permissionMode: PermissionMode,
+  planEnabled: z.boolean(),
+});
+export type ExecutionMode = z.infer<typeof ExecutionMode>;
+
+/** Names a user can type in `/mode <name>` or cycle through with Shift+Tab (P2). */
+export const ModeName = z.enum(["plan", "build", "edit", "yolo", "auto"]);
+export type ModeName = z.infer<typeof ModeName>;

@@ -1,0 +1,73 @@
+import { z } from "zod/mini";
+
+/** Q1: one choice the asker offers. */
+export const QuestionOption = z.strictObject({
+  label: z.string().check(z.minLength(1), z.maxLength(120)),
+  description: z.optional(z.string().check(z.maxLength(1000))),
+});
+export type QuestionOption = z.infer<typeof QuestionOption>;
+
+/** I1: the presentation intent. A tagged union so new kinds can be added; unknown kinds are rejected. */
+export const PlanReviewIntent = z.strictObject({
+  kind: z.literal("plan-review"),
+  approve: z.string().check(z.minLength(1)),
+});
+export type PlanReviewIntent = z.infer<typeof PlanReviewIntent>;
+
+export const AskUserQuestionIntent = z.discriminatedUnion("kind", [PlanReviewIntent]);
+export type AskUserQuestionIntent = z.infer<typeof AskUserQuestionIntent>;
+
+/** Q1: one question of a batch. */
+export const AskUserQuestionItem = z
+  .strictObject({
+    question: z.string().check(z.minLength(1), z.maxLength(2000)),
+    header: z.string().check(z.minLength(1), z.maxLength(16)),
+    options: z.array(QuestionOption).check(z.minLength(2), z.maxLength(4)),
+    multiSelect: z.boolean(),
+    detail: z.optional(z.string().check(z.maxLength(200_000))),
+    intent: z.optional(AskUserQuestionIntent),
+  })
+  .check(
+    z.refine((item) => new Set(item.options.map((o) => o.label)).size === item.options.length, {
+      message: "option labels must be unique within a question",
+      path: ["options"],
+    }),
+  );
+export type AskUserQuestionItem = z.infer<typeof AskUserQuestionItem>;
+
+export const AskUserQuestionItems = z.array(AskUserQuestionItem).check(
+  z.minLength(1),
+  z.maxLength(4),
+  z.refine((items) => new Set(items.map((q) => q.question)).size === items.length, {
+    message: "question texts must be unique within a batch",
+  }),
+);
+
+/**
+ * One answer: the offered labels picked, and/or a custom ("Other") text.
+ * Q3: a blank answer (nothing picked, no text) is rejected.
+ */
+export const QuestionAnswer = z
+  .strictObject({
+    labels: z.array(z.string().check(z.minLength(1))),
+    other: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(4000))),
+  })
+  .check(
+    z.refine((a) => a.labels.length > 0 || a.other !== undefined, {
+      message: "an answer needs a picked option or custom text",
+    }),
+  );
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+
+/** Answers keyed by question text. `{}` is legal: nothing was answered (Q3). */
+export const QuestionAnswers = z.record(z.string(), QuestionAnswer);
+export type QuestionAnswers = z.infer<typeof QuestionAnswers>;
+
+/** X3: a draft is the work in progress on a question batch, never an answer. */
+export const QuestionDraft = z.strictObject({
+  page: z.number().check(z.int(), z.minimum(0), z.maximum(3)),
+  picks: z.record(z.string(), z.array(z.string())),
+  other: z.record(z.string(), z.string().check(z.maxLength(4000))),
+  feedback: z.optional(z.string().check(z.maxLength(20_000))),
+});
+export type QuestionDraft = z.infer<typeof QuestionDraft>;

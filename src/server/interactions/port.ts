@@ -1,0 +1,50 @@
+import type {
+  AskUserQuestionItem,
+  PermissionDecision,
+  QuestionAnswers,
+  QuestionDraft,
+  ReceiptCode,
+  Settings,
+  StoredEntry,
+} from "../../protocol/index.ts";
+import type { AskOutcome } from "../tools/contract.ts";
+
+export type Receipt = { ok: true } | { ok: false; code: ReceiptCode; message: string };
+
+export type PermissionOutcome =
+  | { type: "decided"; decision: PermissionDecision }
+  | { type: "aborted"; reason: string };
+
+/**
+ * What the session runtime and the WebSocket router need from the interaction registry:
+ * the per-session FIFO queue of questions and approvals, their countdowns and their
+ * single resolution (Q7, A1–A7, R3). The registry persists every change through the
+ * session log it is given, and rebuilds itself from stored entries after a restart.
+ */
+export interface InteractionPort {
+  askQuestions(
+    sessionId: string,
+    request: { toolName: string; toolCallId: string; questions: AskUserQuestionItem[] },
+    signal: AbortSignal,
+  ): Promise<AskOutcome>;
+  askPermission(
+    sessionId: string,
+    request: { toolName: string; toolCallId: string; summary: string; input: unknown },
+    signal: AbortSignal,
+  ): Promise<PermissionOutcome>;
+  answer(interactionId: string, answers: QuestionAnswers): Receipt;
+  cancel(interactionId: string): Receipt;
+  decide(interactionId: string, decision: PermissionDecision): Receipt;
+  /** A4: a valid user operation on the question; pauses its countdown for good. */
+  touch(interactionId: string): Receipt;
+  /** X3: stores work in progress; it is never an answer. */
+  saveDraft(interactionId: string, draft: QuestionDraft): Receipt;
+  /** A5: settings changed; turning auto-continue off pauses counting questions. */
+  settingsChanged(settings: Settings): void;
+  /** A7: rebuild pending interactions of a session from its log after a restart. */
+  restore(sessionId: string, entries: readonly StoredEntry[]): void;
+  pendingCount(sessionId: string): number;
+  /** Abort every pending interaction of a session (turn cancelled, Q8). */
+  abortSession(sessionId: string, reason: string): void;
+  close(): void;
+}

@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import type { AskUserQuestionItem, ExecutionMode, QuestionAnswers } from "../../protocol/index.ts";
+
+/** What a question asked through the interaction service came back with (Q3, Q8, A3). */
+export type AskOutcome =
+  | { type: "answered"; answers: QuestionAnswers; auto: boolean }
+  | { type: "cancelled" }
+  | { type: "aborted"; reason: string };
+
+/** The session capabilities a tool handler may use; later features add to it. */
+export interface ToolContext {
+  readonly sessionId: string;
+  /** Absolute, real path of the workspace; file tools stay inside it (R4). */
+  readonly workspace: string;
+  readonly signal: AbortSignal;
+  readonly mode: () => ExecutionMode;
+  /** Ask the user through the interaction queue; resolves once (R3). */
+  readonly askUser?: (request: {
+    toolName: string;
+    toolCallId: string;
+    questions: AskUserQuestionItem[];
+  }) => Promise<AskOutcome>;
+}
+
+export interface ToolResult {
+  /** The model-facing text. */
+  output: string;
+  isError?: boolean;
+  /** End the turn right after this result (P10). */
+  endTurn?: boolean;
+}
+
+/** A tool: its model-facing contract, its permission flags and its handler. */
+export interface ToolContract<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  /** Reads only; never changes the workspace or the outside world. */
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  /** Always asks the user, in every permission mode (Q5). */
+  readonly requiresUserInteraction?: boolean;
+  /** A session control that plan mode allows although it is not read-only (P5). */
+  readonly allowedInPlanMode?: boolean;
+  /** The command or path shown on an approval card. */
+  summarize?(input: Input): string;
+  run(input: Input, context: ToolContext): Promise<ToolResult>;
+}
+
+export type AnyToolContract = ToolContract<never> | ToolContract<unknown>;
