@@ -4,9 +4,11 @@ import type {
   QuestionAnswers,
   QuestionDraft,
   ReceiptCode,
+  SessionEntry,
   Settings,
   StoredEntry,
 } from "../../protocol/index.ts";
+import type { Clock } from "../clock.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 
 export type Receipt = { ok: true } | { ok: false; code: ReceiptCode; message: string };
@@ -47,4 +49,20 @@ export interface InteractionPort {
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
   close(): void;
+}
+
+/**
+ * Built by `createInteractionRegistry(deps)` in `./registry.ts`.
+ *
+ * After a restart the session runtime re-runs a tool call that had no result; when that
+ * handler asks again with the same `toolCallId`, the registry adopts the restored
+ * interaction (or returns the outcome it already resolved at start-up) instead of asking anew.
+ */
+export interface InteractionRegistryDeps {
+  /** Persists the entry (throws on storage failure), then broadcasts it. */
+  append(sessionId: string, entry: SessionEntry): StoredEntry;
+  clock: Clock;
+  settings(): Settings;
+  timings: { graceMs: number; deadlineMs: number };
+  newId(): string;
 }
