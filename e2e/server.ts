@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+
+export interface ServerOptions {
+  /** A file in e2e/scenarios (without extension) or `demo`. */
+  scenario: string;
+  /** Extra CLI flags, e.g. ["--grace-ms", "2000"]. */
+  args?: string[];
+}
+
+/** The real plangate CLI, started as a child process on a free port with its own workspace. */
+export class PlangateServer {
+  readonly workspace: string;
+  readonly dbPath: string;
+  url = "";
+  origin = "";
+  token = "";
+  private child?: ChildProcess;
+  private output = "";
+
+  constructor(private readonly options: ServerOptions) {
+    this.workspace = mkdtempSync(join(tmpdir(), "plangate-e2e-"));
+    this.dbPath = join(this.workspace, ".zcode", "plangate.db");
+    writeFileSync(
+      join(this.workspace, "README.md"),
+      "# Sample project\n\nA tiny workspace the scripted model reads in end-to-end tests.\n",
+    );
+  }
+
+  private modelRef(): string {
+    const { scenario } = this.options;
+    return scenario === "demo"
+      ? "scripted:demo"
+      : `scripted:${join(root, "e2e", "scenarios", `${scenario}.yaml`)}`;
+  }
+
+  async start(port = 0): Promise<void> {
+    this.output = "";
+    const args = [
+      "--import",
+      "tsx",
+      join(root, "src/server/cli.ts"),
+      "--port",
+      String(port),
+      "--workspace",
+      this.workspace,
+      "--db",
+      this.dbPath,
+      "--model",
+      this.modelRef(),
+      ...(this.token ? ["--token", this.token] : []),
+      ...(this.options.args ?? []),
+    ];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = child;
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`server did not print its URL:\n${this.output}`)),
+        30_000,
+      );
+      const onData = (chunk: Buffer) => {
+        this.output += chunk.toString();
+        const match = /^(http:\/\/127\.0\.0\.1:\d+\/\S*token=\S+)$/m.exec(this.output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolveUrl(match[1]);
+        }
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", (chunk: Buffer) => {
+        this.output += chunk.toString();
+      });
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}:\n${this.output}`));
+      });
+    });
+    const parsed = new URL(url);
+    this.url = url;
+    this.origin = parsed.origin;
+    this.token = parsed.searchParams.get("token") ?? "";
+  }
+
+  get port(): number {
+    return Number(new URL(this.origin).port);
+  }
+
+  /** Ends the process the hard way (R6) or politely; resolves once it is gone. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((done) => {
+      child.once("exit", () => done());
+      child.kill(signal);
+    });
+  }
+
+  /** Kills the server with SIGKILL and starts it again on the same port, database and token. */
+  async restart(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    const port = this.port;
+    await this.stop(signal);
+    await this.start(port);
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  dispose(): void {
+    rmSync(this.workspace, { recursive: true, force: true });
+  }
+}
