@@ -1,0 +1,36 @@
+/** A write to the session database failed; nothing of it was applied (P4, R6). */
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "StorageError";
+  }
+}
+
+export class SessionNotFoundError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`No session with id ${sessionId}.`);
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/** Runs a database operation and turns driver failures (disk full, I/O, locks) into StorageError. */
+export function guardStorage<T>(what: string, operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof StorageError || error instanceof SessionNotFoundError) throw error;
+    const code =
+      typeof error === "object" &&
+      error !== null &&
+      "code" in error &&
+      typeof error.code === "string"
+        ? error.code
+        : "SQLITE_ERROR";
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StorageError(`Could not ${what}: ${reason}`, code, { cause: error });
+  }
+}

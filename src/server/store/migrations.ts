@@ -1,0 +1,45 @@
+import type { Database } from "better-sqlite3";
+
+/**
+ * Schema versions in order; `PRAGMA user_version` records how many have run. Later features
+ * append a function here and never edit an earlier one.
+ */
+export const migrations: ReadonlyArray<(db: Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        permission_mode TEXT NOT NULL,
+        plan_enabled INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE entries (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `);
+  },
+];
+
+export function migrate(db: Database, steps = migrations): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  for (let version = current; version < steps.length; version++) {
+    const step = steps[version]!;
+    db.transaction(() => {
+      step(db);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

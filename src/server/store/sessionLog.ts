@@ -1,0 +1,210 @@
+import type { Database, Statement } from "better-sqlite3";
+import {
+  type ExecutionMode,
+  PermissionMode,
+  SessionEntry,
+  type StoredEntry,
+} from "../../protocol/index.ts";
+import type { Clock } from "../clock.ts";
+import { guardStorage, SessionNotFoundError } from "./errors.ts";
+
+/** A session row: what the log knows about a session, without the live interaction count. */
+export interface SessionRecord {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  lastSeq: number;
+  model: string;
+  mode: ExecutionMode;
+}
+
+export type EntryListener = (sessionId: string, stored: StoredEntry) => void;
+
+interface SessionRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  model: string;
+  permission_mode: string;
+  plan_enabled: number;
+  last_seq: number;
+}
+
+interface EntryRow {
+  seq: number;
+  at: number;
+  body: string;
+}
+
+/**
+ * The append-only session log. Every change to a session is an entry: validated, written in
+ * one transaction with the next per-session seq, and only then announced to listeners, so a
+ * client never sees an entry the database does not hold (R6).
+ */
+export class SessionLog {
+  private readonly listeners = new Set<EntryListener>();
+  private readonly statements: {
+    insertSession: Statement;
+    selectSession: Statement<[string], SessionRow>;
+    selectSessions: Statement<[], SessionRow>;
+    insertEntry: Statement;
+    touchSession: Statement;
+    setModel: Statement;
+    setMode: Statement;
+    entriesAfter: Statement<[string, number], EntryRow>;
+  };
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.statements = {
+      insertSession: db.prepare(
+        `INSERT INTO sessions (id, title, created_at, updated_at, model, permission_mode, plan_enabled, last_seq)
+         VALUES (@id, @title, @at, @at, @model, @permissionMode, @planEnabled, 0)`,
+      ),
+      selectSession: db.prepare("SELECT * FROM sessions WHERE id = ?"),
+      selectSessions: db.prepare("SELECT * FROM sessions ORDER BY updated_at DESC, id"),
+      insertEntry: db.prepare(
+        "INSERT INTO entries (session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?)",
+      ),
+      touchSession: db.prepare("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE id = ?"),
+      setModel: db.prepare("UPDATE sessions SET model = ? WHERE id = ?"),
+      setMode: db.prepare("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?"),
+      entriesAfter: db.prepare(
+        "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
+      ),
+    };
+  }
+
+  /** Listeners run after the commit; the returned function unsubscribes. */
+  subscribe(listener: EntryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Creates the session row and its `session.created` entry in one transaction. */
+  createSession(init: { id: string; title: string; model: string; mode: ExecutionMode }): {
+    session: SessionRecord;
+    stored: StoredEntry;
+  } {
+    const entry: SessionEntry = {
+      kind: "session.created",
+      title: init.title,
+      model: init.model,
+      mode: init.mode,
+    };
+    const stored = guardStorage("create the session", () =>
+      this.db
+        .transaction(() => {
+          this.statements.insertSession.run({
+            id: init.id,
+            title: init.title,
+            at: this.clock.now(),
+            model: init.model,
+            permissionMode: init.mode.permissionMode,
+            planEnabled: init.mode.planEnabled ? 1 : 0,
+          });
+          return this.write(init.id, entry);
+        })
+        .immediate(),
+    );
+    this.notify(init.id, stored);
+    return { session: this.requireSession(init.id), stored };
+  }
+
+  /**
+   * Persists one entry and then broadcasts it. Throws `StorageError` (nothing written, nobody
+   * told) or `SessionNotFoundError`; an invalid entry is a programming error and throws too.
+   */
+  append(sessionId: string, entry: SessionEntry): StoredEntry {
+    const checked = SessionEntry.safeParse(entry);
+    if (!checked.success) {
+      throw new TypeError(
+        `Refusing to log an invalid ${entry.kind} entry: ${checked.error.message}`,
+      );
+    }
+    const stored = guardStorage(`record ${entry.kind}`, () =>
+      this.db.transaction(() => this.write(sessionId, checked.data)).immediate(),
+    );
+    this.notify(sessionId, stored);
+    return stored;
+  }
+
+  entriesAfter(sessionId: string, seq: number): StoredEntry[] {
+    return guardStorage("read the session log", () =>
+      this.statements.entriesAfter.all(sessionId, seq).map((row) => ({
+        seq: row.seq,
+        at: row.at,
+        entry: JSON.parse(row.body) as SessionEntry,
+      })),
+    );
+  }
+
+  getSession(sessionId: string): SessionRecord | undefined {
+    const row = guardStorage("read the session", () =>
+      this.statements.selectSession.get(sessionId),
+    );
+    return row && toRecord(row);
+  }
+
+  requireSession(sessionId: string): SessionRecord {
+    const session = this.getSession(sessionId);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    return session;
+  }
+
+  /** Most recently updated first. */
+  listSessions(): SessionRecord[] {
+    return guardStorage("list sessions", () => this.statements.selectSessions.all().map(toRecord));
+  }
+
+  private write(sessionId: string, entry: SessionEntry): StoredEntry {
+    const row = this.statements.selectSession.get(sessionId);
+    if (!row) throw new SessionNotFoundError(sessionId);
+    const at = this.clock.now();
+    const seq = row.last_seq + 1;
+    this.statements.insertEntry.run(sessionId, seq, at, entry.kind, JSON.stringify(entry));
+    this.statements.touchSession.run(at, seq, sessionId);
+    if (entry.kind === "session.modelChanged") this.statements.setModel.run(entry.model, sessionId);
+    if (entry.kind === "session.modeChanged") {
+      this.statements.setMode.run(
+        entry.mode.permissionMode,
+        entry.mode.planEnabled ? 1 : 0,
+        sessionId,
+      );
+    }
+    return { seq, at, entry };
+  }
+
+  private notify(sessionId: string, stored: StoredEntry): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(sessionId, stored);
+      } catch (error) {
+        // A failing listener (e.g. a closed socket) must not undo or block a committed entry.
+        console.error("session log listener failed:", error);
+      }
+    }
+  }
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  const permissionMode = PermissionMode.safeParse(row.permission_mode);
+  // P1: a stored legacy `plan` mode reads as plan on top of build.
+  const legacyPlan = row.permission_mode === "plan";
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastSeq: row.last_seq,
+    model: row.model,
+    mode: {
+      permissionMode: permissionMode.success ? permissionMode.data : "build",
+      planEnabled: legacyPlan || row.plan_enabled === 1,
+    },
+  };
+}
