@@ -1,5 +1,7 @@
 import type {
   AskUserQuestionItem,
+  CountdownState,
+  InteractionRequest,
   PermissionDecision,
   QuestionAnswers,
   QuestionDraft,
@@ -49,6 +51,40 @@ export interface InteractionPort {
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
   close(): void;
+}
+
+/** Q7: one pending interaction as the registry holds it, for snapshots and hints. */
+export interface PendingInteractionView {
+  request: InteractionRequest;
+  /** `ineligible` also while it waits behind the head and has not been timed yet. */
+  countdown: CountdownState;
+  draft?: QuestionDraft;
+}
+
+/**
+ * X2: an accepted late answer. The caller records it as a synthetic user message carrying
+ * `text` and lets the agent continue; the registry only guarantees it is accepted once.
+ */
+export type LateAnswerReceipt =
+  | {
+      ok: true;
+      sessionId: string;
+      toolCallId: string;
+      questions: AskUserQuestionItem[];
+      answers: QuestionAnswers;
+      text: string;
+    }
+  | { ok: false; code: ReceiptCode; message: string };
+
+/** What `createInteractionRegistry` returns: the port plus read-outs for the router. */
+export interface InteractionRegistry extends InteractionPort {
+  /** Pending interactions of a session, head first (Q7). */
+  pending(sessionId: string): PendingInteractionView[];
+  /**
+   * X2: accept an answer to a question that continued automatically (A3). Rejected when the
+   * question is unknown, still pending, was not auto-resolved, or already got its late answer.
+   */
+  acceptLateAnswer(interactionId: string, answers: QuestionAnswers): LateAnswerReceipt;
 }
 
 /**

@@ -1,0 +1,38 @@
+import { type AskUserQuestionItem, QuestionAnswers } from "../../protocol/index.ts";
+
+export type AnswerCheck = { ok: true; answers: QuestionAnswers } | { ok: false; message: string };
+
+/**
+ * Q3/R3: answers must fit the batch they answer: keyed by its question texts, picking only
+ * offered labels, at most one pick (label or custom text) on a single-select question, and
+ * never blank. `{}` is legal: nothing was answered.
+ */
+export function checkAnswers(
+  questions: readonly AskUserQuestionItem[],
+  answers: unknown,
+): AnswerCheck {
+  const parsed = QuestionAnswers.safeParse(answers);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { ok: false, message: `malformed answers: ${first?.message ?? "invalid"}` };
+  }
+  const byText = new Map(questions.map((question) => [question.question, question]));
+  for (const [text, answer] of Object.entries(parsed.data)) {
+    const question = byText.get(text);
+    if (!question) return { ok: false, message: `no question "${text}" in this batch` };
+    const offered = new Set(question.options.map((option) => option.label));
+    const picked = new Set<string>();
+    for (const label of answer.labels) {
+      if (!offered.has(label)) {
+        return { ok: false, message: `"${label}" was never offered for "${text}"` };
+      }
+      if (picked.has(label)) return { ok: false, message: `"${label}" is picked twice` };
+      picked.add(label);
+    }
+    const picks = answer.labels.length + (answer.other === undefined ? 0 : 1);
+    if (!question.multiSelect && picks > 1) {
+      return { ok: false, message: `"${text}" takes a single answer` };
+    }
+  }
+  return { ok: true, answers: parsed.data };
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import {
+  type AskUserQuestionItem,
+  AskUserQuestionItems,
+  QuestionAnswer,
+  type QuestionAnswers,
+} from "../../protocol/index.ts";
+import { checkAnswers } from "../interactions/answerCheck.ts";
+import { ASK_USER_QUESTION_TOOL } from "../interactions/questionService.ts";
+import {
+  questionResultText,
+  questionsAnsweredText,
+  USER_ANSWERS_REQUIRED,
+} from "../interactions/resultText.ts";
+import type { ToolContext, ToolContract, ToolResult } from "./contract.ts";
+
+const DESCRIPTION = `Ask the user one to four multiple-choice questions and wait for their choices.
+
+Use this only when you are stuck on a decision that truly belongs to the user — one you cannot settle from their request, from the code, or with a sensible default. Do not ask about things you can look up or reasonably decide yourself.
+
+- Each question offers 2–4 options with a short label and a description of what choosing it means. The user can always type their own answer instead, so do not add an "Other" option.
+- If you recommend an option, put it first and end its label with " (Recommended)".
+- Set multiSelect when several options can apply together.
+- Keep the header a short topic chip (at most 16 characters), e.g. "Database".
+- Put longer context the user needs in \`detail\` (markdown).
+- Never use this to ask whether a plan is acceptable or ready: submitting a plan for approval is what ExitPlanMode does. To start planning, use EnterPlanMode, not a question.`;
+
+const OptionInput = z
+  .object({
+    label: z
+      .string()
+      .min(1)
+      .max(120)
+      .describe("What the user picks; short, unique in the question."),
+    description: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe("What choosing this option means or implies."),
+  })
+  .strict();
+
+const QuestionInput = z
+  .object({
+    question: z
+      .string()
+      .min(1)
+      .max(2000)
+      .describe("The full question, ending with a question mark."),
+    header: z.string().min(1).max(16).describe("A very short topic label shown as a chip."),
+    options: z.array(OptionInput).min(2).max(4).describe("Two to four distinct choices."),
+    multiSelect: z.boolean().describe("True when the user may pick more than one option."),
+    detail: z
+      .string()
+      .max(200_000)
+      .optional()
+      .describe("Optional markdown context shown with the question."),
+  })
+  .strict();
+
+/** Holds the batch to the wire contract too (unique labels, unique question texts). */
+function matchesWireContract(questions: unknown, context: z.RefinementCtx): void {
+  const parsed = AskUserQuestionItems.safeParse(questions);
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    context.addIssue({
+      code: "custom",
+      message: issue.message,
+      path: [
+        "questions",
+        ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part)),
+      ],
+    });
+  }
+}
+
+/**
+ * Q1/Q2: what the model writes. No `answers` (the user gives those, Q3) and no `intent`
+ * (intents are set by server-side askers such as ExitPlanMode, I3).
+ */
+export const AskUserQuestionInput = z
+  .object({
+    questions: z.array(QuestionInput).min(1).max(4).describe("One to four questions."),
+  })
+  .strict()
+  .superRefine((input, context) => matchesWireContract(input.questions, context));
+export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInput>;
+
+/** Q3/Q5: the input after the approval step filled in the user's answers. */
+export const FilledAskUserQuestionInput = z
+  .object({
+    questions: z.array(QuestionInput).min(1).max(4),
+    answers: z.record(z.string(), QuestionAnswer, {
+      error: (issue) => (issue.input === undefined ? USER_ANSWERS_REQUIRED : undefined),
+    }),
+  })
+  .strict()
+  .superRefine((input, context) => matchesWireContract(input.questions, context));
+export type FilledAskUserQuestionInput = z.infer<typeof FilledAskUserQuestionInput>;
+
+export type FilledInputCheck =
+  | { ok: true; input: FilledAskUserQuestionInput }
+  | { ok: false; message: string };
+
+/**
+ * Q5: the executor re-validates the filled input before the handler runs. Besides the
+ * shape, every answer must fit its batch (offered labels, one pick on single-select).
+ */
+export function validateFilledInput(input: unknown): FilledInputCheck {
+  const parsed = FilledAskUserQuestionInput.safeParse(input);
+  if (!parsed.success) {
+    const missing = parsed.error.issues.find((issue) => issue.message === USER_ANSWERS_REQUIRED);
+    if (missing) return { ok: false, message: USER_ANSWERS_REQUIRED };
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` (at ${issue.path.join(".")})` : "";
+    return { ok: false, message: `Invalid AskUserQuestion input: ${issue?.message}${where}` };
+  }
+  const checked = checkAnswers(parsed.data.questions, parsed.data.answers);
+  if (!checked.ok)
+    return { ok: false, message: `Invalid AskUserQuestion answers: ${checked.message}` };
+  return { ok: true, input: { questions: parsed.data.questions, answers: checked.answers } };
+}
+
+type RunInput = AskUserQuestionInput & { answers?: QuestionAnswers };
+
+/** The id of the tool call being run, when the runtime provides it on the context. */
+function toolCallIdOf(context: ToolContext): string {
+  const candidate = (context as ToolContext & { toolCallId?: unknown }).toolCallId;
+  return typeof candidate === "string" ? candidate : "";
+}
+
+async function run(input: RunInput, context: ToolContext): Promise<ToolResult> {
+  if (input.answers !== undefined) {
+    const filled = validateFilledInput(input);
+    if (!filled.ok) return { output: filled.message, isError: true };
+    return { output: questionsAnsweredText(filled.input.questions, filled.input.answers) };
+  }
+  if (!context.askUser) {
+    return { output: "No user can be asked in this session.", isError: true };
+  }
+  const questions: AskUserQuestionItem[] = input.questions;
+  const outcome = await context.askUser({
+    toolName: ASK_USER_QUESTION_TOOL,
+    toolCallId: toolCallIdOf(context),
+    questions,
+  });
+  return { output: questionResultText(questions, outcome) };
+}
+
+export const askUserQuestionTool: ToolContract<RunInput> = {
+  name: ASK_USER_QUESTION_TOOL,
+  description: DESCRIPTION,
+  inputSchema: AskUserQuestionInput,
+  readOnly: true,
+  destructive: false,
+  requiresUserInteraction: true,
+  allowedInPlanMode: true,
+  summarize: (input) => input.questions.map((question) => question.header).join(", "),
+  run,
+};
