@@ -1,0 +1,40 @@
+import { realpath } from "node:fs/promises";
+import { resolve } from "node:path";
+import { glob } from "tinyglobby";
+import { isInside } from "./workspacePath.ts";
+
+/** Folders no file tool looks into: dependencies, git internals, plangate's own data. */
+export const IGNORED = ["**/node_modules/**", "**/.git/**", "**/.zcode/**"];
+
+/** A relative glob pattern may not be absolute or climb out with `..` (R4). */
+export function patternEscapes(pattern: string): boolean {
+  return pattern.startsWith("/") || pattern.split(/[\\/]/).includes("..");
+}
+
+/**
+ * Files under `base` matching the pattern, as absolute paths, sorted. Symbolic links are not
+ * followed into directories, and a linked file is dropped when its target lies outside.
+ */
+export async function matchFiles(
+  workspace: string,
+  base: string,
+  pattern: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const found = await glob(pattern, {
+    cwd: base,
+    dot: true,
+    ignore: IGNORED,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    expandDirectories: false,
+    ...(signal ? { signal } : {}),
+  });
+  const inside: string[] = [];
+  for (const relativePath of found.sort()) {
+    const absolute = resolve(base, relativePath);
+    const real = await realpath(absolute).catch(() => undefined);
+    if (real !== undefined && isInside(workspace, real)) inside.push(absolute);
+  }
+  return inside;
+}

@@ -1,0 +1,59 @@
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+
+/** The model asked for a path the file tools may not touch (R4); the message is model-facing. */
+export class WorkspacePathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkspacePathError";
+  }
+}
+
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The path as the model should see it: relative to the workspace, `.` for the root. */
+export function displayPath(workspace: string, path: string): string {
+  return relative(workspace, path) || ".";
+}
+
+/**
+ * Resolves a model-given path against the workspace (an absolute real path) and refuses
+ * anything that ends up outside it: `..` escapes, foreign absolute paths, and symbolic links
+ * whose target lies outside. A path that does not exist yet is checked through its nearest
+ * existing parent, so `link-out/new.txt` is refused too.
+ */
+export async function resolveInWorkspace(workspace: string, requested: string): Promise<string> {
+  const target = resolve(workspace, requested.trim() === "" ? "." : requested);
+  if (!isInside(workspace, target)) {
+    throw new WorkspacePathError(
+      `"${requested}" is outside the workspace. Use a path relative to the workspace root.`,
+    );
+  }
+  const real = await nearestRealPath(target);
+  if (!isInside(workspace, real)) {
+    throw new WorkspacePathError(
+      `"${requested}" goes through a symbolic link that leads outside the workspace, so it cannot be used.`,
+    );
+  }
+  return target;
+}
+
+async function nearestRealPath(path: string): Promise<string> {
+  let current = path;
+  let rest = "";
+  for (;;) {
+    try {
+      return resolve(await realpath(current), rest);
+    } catch (error) {
+      const parent = dirname(current);
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === current) throw error;
+      rest = rest
+        ? `${current.slice(parent.length + 1)}${sep}${rest}`
+        : current.slice(parent.length + 1);
+      current = parent;
+    }
+  }
+}
