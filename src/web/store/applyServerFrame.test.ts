@@ -1,0 +1,299 @@
+import { describe, expect, it } from "vitest";
+import type { ServerFrame } from "../../protocol/index.ts";
+import { applyServerFrame, resumePoints } from "./applyServerFrame.ts";
+import {
+  created,
+  eventFrame,
+  questionRequest,
+  snapshotFrame,
+  stored,
+  summary,
+  welcomeFrame,
+} from "./fixtures.ts";
+import { appStore, resetStore } from "./store.ts";
+import type { WebData } from "./types.ts";
+
+function initial(): WebData {
+  resetStore();
+  return appStore.getState();
+}
+
+function fold(frames: ServerFrame[], start: WebData = initial()) {
+  let state = start;
+  const outgoing = [];
+  for (const frame of frames) {
+    const result = applyServerFrame(state, frame, 1_000);
+    state = result.state;
+    outgoing.push(...result.outgoing);
+  }
+  return { state, outgoing };
+}
+
+const opened = () => fold([snapshotFrame("s1", [stored(1, created)])]).state;
+
+describe("applyServerFrame: entries", () => {
+  it("[W3] applies events in seq order and tracks lastSeq", () => {
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, { kind: "user.message", text: "hi" }),
+        eventFrame("s1", 3, { kind: "assistant.message", text: "hello" }),
+      ],
+      opened(),
+    );
+    const view = state.views.s1!;
+    expect(view.lastSeq).toBe(3);
+    expect(view.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(view.entries.map((e) => e.entry.kind)).toEqual([
+      "session.created",
+      "user.message",
+      "assistant.message",
+    ]);
+  });
+
+  it("[W3] ignores an event whose seq it already has", () => {
+    const first = fold([eventFrame("s1", 2, { kind: "user.message", text: "hi" })], opened());
+    const again = fold([eventFrame("s1", 2, { kind: "user.message", text: "hi" })], first.state);
+    expect(again.state).toBe(first.state);
+    expect(again.outgoing).toEqual([]);
+  });
+
+  it("[W3] asks for a resync once when seq jumps, and resumes when the gap is filled", () => {
+    const gap = fold(
+      [
+        eventFrame("s1", 4, { kind: "user.message", text: "later" }),
+        eventFrame("s1", 5, { kind: "user.message", text: "later still" }),
+      ],
+      opened(),
+    );
+    expect(gap.outgoing).toEqual([{ type: "session.open", sessionId: "s1", lastSeq: 1 }]);
+    expect(gap.state.views.s1!.lastSeq).toBe(1);
+    expect(gap.state.views.s1!.resyncing).toBe(true);
+
+    const filled = fold(
+      [
+        snapshotFrame("s1", [
+          stored(2, { kind: "user.message", text: "a" }),
+          stored(3, { kind: "user.message", text: "b" }),
+          stored(4, { kind: "user.message", text: "later" }),
+        ]),
+      ],
+      gap.state,
+    );
+    expect(filled.state.views.s1!.lastSeq).toBe(4);
+    expect(filled.state.views.s1!.resyncing).toBe(false);
+    expect(filled.state.views.s1!.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("[W3] rebuilds from a snapshot that starts at seq 1", () => {
+    const state = fold(
+      [snapshotFrame("s1", [stored(1, created), stored(2, { kind: "user.message", text: "x" })])],
+      opened(),
+    ).state;
+    expect(state.views.s1!.entries.map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it("ignores events of sessions this client has not opened", () => {
+    const start = initial();
+    const { state } = fold([eventFrame("other", 1, created)], start);
+    expect(state).toBe(start);
+  });
+
+  it("takes mode, model and todos from their entries", () => {
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, {
+          kind: "session.modeChanged",
+          mode: { permissionMode: "build", planEnabled: true },
+        }),
+        eventFrame("s1", 3, { kind: "session.modelChanged", model: "openai/gpt" }),
+        eventFrame("s1", 4, {
+          kind: "todos.updated",
+          todos: [{ content: "write tests", status: "in_progress", priority: "high" }],
+        }),
+      ],
+      opened(),
+    );
+    const view = state.views.s1!;
+    expect(view.mode).toEqual({ permissionMode: "build", planEnabled: true });
+    expect(view.model).toBe("openai/gpt");
+    expect(view.todos).toHaveLength(1);
+  });
+
+  it("keeps streamed text until the final assistant message arrives", () => {
+    const streaming = fold(
+      [
+        eventFrame("s1", 2, { kind: "turn.started" }),
+        { type: "assistant.delta", sessionId: "s1", text: "Hel" },
+        { type: "assistant.delta", sessionId: "s1", text: "lo" },
+      ],
+      opened(),
+    ).state;
+    expect(streaming.views.s1!.streaming).toBe("Hello");
+    expect(streaming.views.s1!.running).toBe(true);
+    const done = fold(
+      [
+        eventFrame("s1", 3, { kind: "assistant.message", text: "Hello" }),
+        eventFrame("s1", 4, { kind: "turn.ended", reason: "completed" }),
+      ],
+      streaming,
+    ).state;
+    expect(done.views.s1!.streaming).toBe("");
+    expect(done.views.s1!.running).toBe(false);
+  });
+});
+
+describe("applyServerFrame: interactions", () => {
+  it("[Q7] queues pending interactions first in, first out", () => {
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, { kind: "interaction.requested", request: questionRequest("q1") }),
+        eventFrame("s1", 3, { kind: "interaction.requested", request: questionRequest("q2") }),
+      ],
+      opened(),
+    );
+    const pending = state.views.s1!.pending;
+    expect(pending.map((p) => p.request.interactionId)).toEqual(["q1", "q2"]);
+    expect(pending[0]!.countdown).toEqual({ phase: "ineligible" });
+  });
+
+  it("[A6] applies countdown and draft entries to the matching interaction", () => {
+    const countdown = { phase: "counting", startedAt: 1, visibleAt: 60_001, deadlineAt: 300_001 };
+    const draft = { page: 0, picks: { "Which database for q2?": ["Postgres"] }, other: {} };
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, { kind: "interaction.requested", request: questionRequest("q1") }),
+        eventFrame("s1", 3, { kind: "interaction.requested", request: questionRequest("q2") }),
+        eventFrame("s1", 4, {
+          kind: "interaction.countdown",
+          interactionId: "q1",
+          countdown: countdown as never,
+        }),
+        eventFrame("s1", 5, { kind: "interaction.draft", interactionId: "q2", draft }),
+      ],
+      opened(),
+    );
+    const [q1, q2] = state.views.s1!.pending;
+    expect(q1!.countdown).toEqual(countdown);
+    expect(q1!.draft).toBeUndefined();
+    expect(q2!.draft).toEqual(draft);
+    expect(q2!.countdown).toEqual({ phase: "ineligible" });
+  });
+
+  it("[A3] removes a resolved interaction and records an automatic resolution as such", () => {
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, { kind: "interaction.requested", request: questionRequest("q1") }),
+        eventFrame("s1", 3, { kind: "interaction.requested", request: questionRequest("q2") }),
+        eventFrame("s1", 4, {
+          kind: "interaction.resolved",
+          interactionId: "q1",
+          outcome: { type: "answered", answers: {}, auto: true },
+        }),
+      ],
+      opened(),
+    );
+    const view = state.views.s1!;
+    expect(view.pending.map((p) => p.request.interactionId)).toEqual(["q2"]);
+    expect(view.resolved.q1).toEqual({
+      outcome: { type: "answered", answers: {}, auto: true },
+      at: 10_004,
+    });
+    expect(view.requests.q1?.interactionId).toBe("q1");
+  });
+
+  it("[W3] a reconnecting client gets the pending question back from a snapshot", () => {
+    const { state } = fold([
+      snapshotFrame("s1", [
+        stored(1, created),
+        stored(2, { kind: "interaction.requested", request: questionRequest("q1") }),
+        stored(3, {
+          kind: "interaction.countdown",
+          interactionId: "q1",
+          countdown: { phase: "counting", startedAt: 5, visibleAt: 60_005, deadlineAt: 300_005 },
+        }),
+      ]),
+    ]);
+    expect(state.views.s1!.pending).toEqual([
+      {
+        request: questionRequest("q1"),
+        countdown: { phase: "counting", startedAt: 5, visibleAt: 60_005, deadlineAt: 300_005 },
+      },
+    ]);
+  });
+
+  it("[I6] keeps the latest receipt per interaction", () => {
+    const { state } = fold([
+      { type: "receipt", interactionId: "q1", ok: false, code: "NOT_PENDING", message: "late" },
+      { type: "receipt", interactionId: "q2", ok: true },
+    ]);
+    expect(state.receipts).toEqual({
+      q1: { ok: false, code: "NOT_PENDING", message: "late" },
+      q2: { ok: true },
+    });
+  });
+});
+
+describe("applyServerFrame: welcome, sessions, settings", () => {
+  it("[A2] derives the clock offset from serverNow at receipt", () => {
+    const { state } = applyServerFrame(initial(), welcomeFrame({ serverNow: 51_500 }), 50_000);
+    expect(state.clockOffsetMs).toBe(1_500);
+    expect(state.connection).toEqual({ status: "open", clockOffsetMs: 1_500 });
+  });
+
+  it("[A5] takes settings from welcome and from settings.changed", () => {
+    const welcomed = fold([welcomeFrame({ settings: { autoContinue: false, theme: "dark" } })]);
+    expect(welcomed.state.settings).toEqual({ autoContinue: false, theme: "dark" });
+    const changed = fold(
+      [{ type: "settings.changed", settings: { autoContinue: true, theme: "light" } }],
+      welcomed.state,
+    );
+    expect(changed.state.settings).toEqual({ autoContinue: true, theme: "light" });
+  });
+
+  it("[W1] lists sessions from welcome and session.upserted", () => {
+    const { state } = fold([
+      welcomeFrame({ sessions: [summary("a"), summary("b")] }),
+      { type: "session.upserted", session: summary("c", { title: "New" }) },
+      { type: "session.upserted", session: summary("a", { title: "Renamed" }) },
+    ]);
+    expect(Object.keys(state.sessions).sort()).toEqual(["a", "b", "c"]);
+    expect(state.sessions.a!.title).toBe("Renamed");
+  });
+
+  it("[W3] opens the selected session after welcome when it is not loaded yet", () => {
+    const start = { ...initial(), selectedSessionId: "a" };
+    const { state, outgoing } = fold([welcomeFrame({ sessions: [summary("a")] })], start);
+    expect(state.selectedSessionId).toBe("a");
+    expect(outgoing).toEqual([{ type: "session.open", sessionId: "a" }]);
+  });
+
+  it("drops a selection the server does not know", () => {
+    const start = { ...initial(), selectedSessionId: "gone" };
+    const { state, outgoing } = fold([welcomeFrame({ sessions: [summary("a")] })], start);
+    expect(state.selectedSessionId).toBeNull();
+    expect(outgoing).toEqual([]);
+  });
+
+  it("[W1] selects the session it asked to create when its snapshot arrives", () => {
+    const start = { ...initial(), awaitingCreatedSession: true, selectedSessionId: "old" };
+    const { state } = fold([snapshotFrame("new", [stored(1, created)])], start);
+    expect(state.selectedSessionId).toBe("new");
+    expect(state.awaitingCreatedSession).toBe(false);
+  });
+
+  it("[W3] resumes from the last seq of every loaded session", () => {
+    const { state } = fold([
+      snapshotFrame("s1", [stored(1, created), stored(2, { kind: "turn.started" })]),
+      snapshotFrame("s2", [stored(1, created)]),
+    ]);
+    expect(resumePoints(state)).toEqual([
+      { sessionId: "s1", lastSeq: 2 },
+      { sessionId: "s2", lastSeq: 1 },
+    ]);
+  });
+
+  it("keeps the last error frame for display", () => {
+    const { state } = fold([{ type: "error", code: "SESSION_BUSY", message: "busy" }]);
+    expect(state.lastError).toEqual({ code: "SESSION_BUSY", message: "busy", ref: undefined });
+  });
+});

@@ -1,0 +1,119 @@
+import type { ClientFrame, ServerFrame, SessionSummary } from "../../protocol/index.ts";
+import { applyDelta, applyEntries, applyEntry, emptySessionView } from "./sessionView.ts";
+import type { SessionView, WebData } from "./types.ts";
+
+export interface FrameResult<S extends WebData> {
+  state: S;
+  /** Frames the client must send in answer, such as a resync after a gap. */
+  outgoing: ClientFrame[];
+}
+
+function withView<S extends WebData>(state: S, view: SessionView): S {
+  return { ...state, views: { ...state.views, [view.sessionId]: view } };
+}
+
+function withSession<S extends WebData>(state: S, session: SessionSummary): S {
+  return { ...state, sessions: { ...state.sessions, [session.id]: session } };
+}
+
+/**
+ * The whole client state as a fold over server frames (W3). Pure: the connection glue sends
+ * `outgoing` and stores `state`. `receivedAt` is the browser clock when the frame arrived.
+ */
+export function applyServerFrame<S extends WebData>(
+  state: S,
+  frame: ServerFrame,
+  receivedAt: number,
+): FrameResult<S> {
+  switch (frame.type) {
+    case "welcome": {
+      const clockOffsetMs = frame.serverNow - receivedAt;
+      const sessions = Object.fromEntries(frame.sessions.map((s) => [s.id, s]));
+      const selected = state.selectedSessionId;
+      const keepSelection = selected !== null && (selected in sessions || selected in state.views);
+      const next: S = {
+        ...state,
+        connection: { status: "open", clockOffsetMs },
+        clockOffsetMs,
+        sessions,
+        models: frame.models,
+        settings: frame.settings,
+        selectedSessionId: keepSelection ? selected : null,
+      };
+      const outgoing: ClientFrame[] =
+        keepSelection && !(selected in state.views)
+          ? [{ type: "session.open", sessionId: selected }]
+          : [];
+      return { state: next, outgoing };
+    }
+    case "event": {
+      const view = state.views[frame.sessionId];
+      if (!view) return { state, outgoing: [] };
+      if (frame.seq <= view.lastSeq) return { state, outgoing: [] };
+      if (frame.seq > view.lastSeq + 1) {
+        if (view.resyncing) return { state, outgoing: [] };
+        return {
+          state: withView(state, { ...view, resyncing: true }),
+          outgoing: [{ type: "session.open", sessionId: frame.sessionId, lastSeq: view.lastSeq }],
+        };
+      }
+      const applied = applyEntry(view, { seq: frame.seq, at: frame.at, entry: frame.entry });
+      return { state: withView(state, { ...applied, resyncing: false }), outgoing: [] };
+    }
+    case "snapshot": {
+      const id = frame.session.id;
+      const known = state.views[id];
+      const first = frame.entries.reduce(
+        (min, e) => Math.min(min, e.seq),
+        Number.POSITIVE_INFINITY,
+      );
+      const continues = known !== undefined && first <= known.lastSeq + 1;
+      const fromStart = frame.entries.length === 0 || first === 1;
+      let view: SessionView;
+      const outgoing: ClientFrame[] = [];
+      if (continues && known) {
+        view = applyEntries({ ...known, resyncing: false }, frame.entries);
+      } else if (fromStart) {
+        view = applyEntries(emptySessionView(id), frame.entries);
+      } else {
+        view = { ...(known ?? emptySessionView(id)), resyncing: true };
+        outgoing.push({ type: "session.open", sessionId: id });
+      }
+      let next = withView(withSession(state, frame.session), view);
+      if (state.awaitingCreatedSession && known === undefined) {
+        next = { ...next, selectedSessionId: id, awaitingCreatedSession: false, page: "session" };
+      }
+      return { state: next, outgoing };
+    }
+    case "session.upserted":
+      return { state: withSession(state, frame.session), outgoing: [] };
+    case "settings.changed":
+      return { state: { ...state, settings: frame.settings }, outgoing: [] };
+    case "assistant.delta": {
+      const view = state.views[frame.sessionId];
+      if (!view) return { state, outgoing: [] };
+      return { state: withView(state, applyDelta(view, frame.text)), outgoing: [] };
+    }
+    case "receipt": {
+      const receipt = frame.ok
+        ? { ok: true as const }
+        : { ok: false as const, code: frame.code, message: frame.message };
+      return {
+        state: { ...state, receipts: { ...state.receipts, [frame.interactionId]: receipt } },
+        outgoing: [],
+      };
+    }
+    case "error": {
+      const lastError = { code: frame.code, message: frame.message, ref: frame.ref };
+      return { state: { ...state, lastError }, outgoing: [] };
+    }
+  }
+}
+
+/** W3: what `hello` asks the server to replay, one point per session this client holds. */
+export function resumePoints(state: WebData): { sessionId: string; lastSeq: number }[] {
+  return Object.values(state.views).map((view) => ({
+    sessionId: view.sessionId,
+    lastSeq: view.lastSeq,
+  }));
+}

@@ -1,0 +1,96 @@
+import type { StoredEntry } from "../../protocol/index.ts";
+import type { SessionView } from "./types.ts";
+
+export function emptySessionView(sessionId: string): SessionView {
+  return {
+    sessionId,
+    entries: [],
+    lastSeq: 0,
+    mode: null,
+    model: null,
+    todos: [],
+    pending: [],
+    requests: {},
+    resolved: {},
+    streaming: "",
+    running: false,
+    resyncing: false,
+  };
+}
+
+/**
+ * Folds one stored entry into a session view. An entry at or below `lastSeq` was already
+ * applied and returns the same view, so replays and duplicate deliveries are harmless.
+ */
+export function applyEntry(view: SessionView, stored: StoredEntry): SessionView {
+  if (stored.seq <= view.lastSeq) return view;
+  const next: SessionView = { ...view, entries: [...view.entries, stored], lastSeq: stored.seq };
+  const entry = stored.entry;
+  switch (entry.kind) {
+    case "session.created":
+      return { ...next, mode: entry.mode, model: entry.model };
+    case "session.modeChanged":
+      return { ...next, mode: entry.mode };
+    case "session.modelChanged":
+      return { ...next, model: entry.model };
+    case "todos.updated":
+      return { ...next, todos: entry.todos };
+    case "turn.started":
+      return { ...next, running: true, streaming: "" };
+    case "turn.ended":
+      return { ...next, running: false, streaming: "" };
+    case "assistant.message":
+      return { ...next, streaming: "" };
+    case "interaction.requested": {
+      const id = entry.request.interactionId;
+      if (next.pending.some((p) => p.request.interactionId === id) || next.resolved[id]) {
+        return next;
+      }
+      return {
+        ...next,
+        requests: { ...next.requests, [id]: entry.request },
+        pending: [...next.pending, { request: entry.request, countdown: { phase: "ineligible" } }],
+      };
+    }
+    case "interaction.countdown":
+      return {
+        ...next,
+        pending: next.pending.map((p) =>
+          p.request.interactionId === entry.interactionId
+            ? { ...p, countdown: entry.countdown }
+            : p,
+        ),
+      };
+    case "interaction.draft":
+      return {
+        ...next,
+        pending: next.pending.map((p) =>
+          p.request.interactionId === entry.interactionId ? { ...p, draft: entry.draft } : p,
+        ),
+      };
+    case "interaction.resolved":
+      return {
+        ...next,
+        pending: next.pending.filter((p) => p.request.interactionId !== entry.interactionId),
+        resolved: {
+          ...next.resolved,
+          [entry.interactionId]: { outcome: entry.outcome, at: stored.at },
+        },
+      };
+    default:
+      return next;
+  }
+}
+
+export function applyEntries(view: SessionView, entries: readonly StoredEntry[]): SessionView {
+  let result = view;
+  for (const stored of [...entries].sort((a, b) => a.seq - b.seq)) {
+    result = applyEntry(result, stored);
+  }
+  return result;
+}
+
+/** Streamed text arrives in pieces; the next assistant.message or turn end clears it. */
+export function applyDelta(view: SessionView, text: string): SessionView {
+  return { ...view, streaming: view.streaming + text };
+}

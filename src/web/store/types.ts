@@ -1,0 +1,101 @@
+import type {
+  ErrorCode,
+  ExecutionMode,
+  InteractionOutcome,
+  InteractionRequest,
+  ModelInfo,
+  SessionSummary,
+  Settings,
+  StoredEntry,
+  TodoItem,
+} from "../../protocol/index.ts";
+import type { PendingInteraction, ReceiptView } from "../questions/types.ts";
+
+export type { PendingInteraction, ReceiptView };
+
+export type ConnectionStatus =
+  | { status: "connecting" }
+  | { status: "open"; clockOffsetMs: number }
+  | { status: "reconnecting"; attempt: number; retryAt: number }
+  | { status: "closed"; reason: string };
+
+export interface ResolvedInteraction {
+  outcome: InteractionOutcome;
+  at: number;
+}
+
+/** One session as this client has folded its log so far. */
+export interface SessionView {
+  sessionId: string;
+  entries: StoredEntry[];
+  lastSeq: number;
+  mode: ExecutionMode | null;
+  model: string | null;
+  todos: TodoItem[];
+  /** Q7: first in, first out; the head is the one shown. */
+  pending: PendingInteraction[];
+  /** Every request seen, so a resolved line can still quote its questions. */
+  requests: Record<string, InteractionRequest>;
+  resolved: Record<string, ResolvedInteraction>;
+  /** Assistant text of the turn in progress; replaced by the final message entry. */
+  streaming: string;
+  running: boolean;
+  /** A gap was seen and a session.open is on its way; further gaps wait for it. */
+  resyncing: boolean;
+}
+
+export interface ServerError {
+  code: ErrorCode;
+  message: string;
+  ref?: string;
+}
+
+export type Page = "session" | "settings";
+
+export interface ConnectionSlice {
+  connection: ConnectionStatus;
+  /** Last known serverNow − Date.now(); kept across reconnects so countdowns keep drawing. */
+  clockOffsetMs: number;
+  lastError: ServerError | null;
+  setConnectionStatus(status: ConnectionStatus): void;
+  dismissError(): void;
+}
+
+export interface SessionsSlice {
+  sessions: Record<string, SessionSummary>;
+  models: ModelInfo[];
+  selectedSessionId: string | null;
+  /** A session.create is on its way; the next unknown snapshot is that session. */
+  awaitingCreatedSession: boolean;
+  selectSession(sessionId: string | null): void;
+  expectCreatedSession(): void;
+}
+
+export interface TranscriptsSlice {
+  views: Record<string, SessionView>;
+  receipts: Record<string, ReceiptView>;
+}
+
+export interface SettingsSlice {
+  settings: Settings;
+}
+
+export interface UiSlice {
+  page: Page;
+  showPage(page: Page): void;
+}
+
+/** Everything the reducers read and write: the store without its actions. */
+export interface WebData {
+  connection: ConnectionStatus;
+  clockOffsetMs: number;
+  lastError: ServerError | null;
+  sessions: Record<string, SessionSummary>;
+  models: ModelInfo[];
+  selectedSessionId: string | null;
+  awaitingCreatedSession: boolean;
+  views: Record<string, SessionView>;
+  receipts: Record<string, ReceiptView>;
+  settings: Settings;
+  page: Page;
+}
