@@ -1,7 +1,8 @@
 import type { Database } from "better-sqlite3";
 import type { SessionEntry, StoredEntry } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
-import { ManualClock, tempDir } from "../testing/helpers.ts";
+import { FakeClock } from "../interactions/fakeClock.ts";
+import { tempDir } from "../testing/helpers.ts";
 import { openDatabase } from "./database.ts";
 import { SessionNotFoundError, StorageError } from "./errors.ts";
 import { migrate, migrations } from "./migrations.ts";
@@ -13,13 +14,13 @@ const build = { permissionMode: "build", planEnabled: false } as const;
 describe("session store", () => {
   let dir: ReturnType<typeof tempDir>;
   let db: Database;
-  let clock: ManualClock;
+  let clock: FakeClock;
   let log: SessionLog;
 
   beforeEach(() => {
     dir = tempDir();
     db = openDatabase(`${dir.path}/nested/dir/plangate.db`);
-    clock = new ManualClock();
+    clock = new FakeClock();
     log = new SessionLog(db, clock);
   });
   afterEach(() => {

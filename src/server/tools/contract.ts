@@ -10,6 +10,8 @@ export type AskOutcome =
 /** The session capabilities a tool handler may use; later features add to it. */
 export interface ToolContext {
   readonly sessionId: string;
+  /** The model's id for the call being run; askers pass it on so a restart can adopt them (A7). */
+  readonly toolCallId?: string;
   /** Absolute, real path of the workspace; file tools stay inside it (R4). */
   readonly workspace: string;
   readonly signal: AbortSignal;

@@ -1,0 +1,53 @@
+import { existsSync, readdirSync } from "node:fs";
+import { basename, extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ModelInfo } from "../../../protocol/index.ts";
+import type { ModelProvider } from "../provider.ts";
+import { loadScenario } from "./scenario.ts";
+import { ScriptedProvider } from "./scriptedProvider.ts";
+
+const scenariosDir = fileURLToPath(new URL("./scenarios/", import.meta.url));
+const bundledName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Names of the scenarios shipped with plangate, e.g. `["demo"]`. */
+export function bundledScenarios(): string[] {
+  return readdirSync(scenariosDir)
+    .filter((file) => file.endsWith(".yaml"))
+    .map((file) => basename(file, ".yaml"))
+    .sort();
+}
+
+export interface ScriptedRef {
+  /** Canonical `scripted/<name>` for a bundled scenario, `scripted/<absolute path>` for a file. */
+  ref: string;
+  file: string;
+  label: string;
+}
+
+/**
+ * Reads `scripted:demo`, `scripted/demo` (a bundled scenario) or `scripted:<path>` (a file,
+ * relative to `baseDir`). Returns undefined when the reference is not a scripted one.
+ */
+export function parseScriptedRef(ref: string, baseDir = process.cwd()): ScriptedRef | undefined {
+  const match = /^scripted[:/](.+)$/i.exec(ref.trim());
+  if (!match) return undefined;
+  const name = match[1]!;
+  const bundled = resolve(scenariosDir, `${name}.yaml`);
+  if (bundledName.test(name) && extname(name) === "" && existsSync(bundled)) {
+    return { ref: `scripted/${name}`, file: bundled, label: `Scripted: ${name}` };
+  }
+  const file = resolve(baseDir, name);
+  return { ref: `scripted/${file}`, file, label: `Scripted: ${basename(file, extname(file))}` };
+}
+
+/** Loads the scenario now, so a broken file is reported at start-up rather than mid-turn. */
+export function createScriptedProvider(ref: string, baseDir?: string): ModelProvider {
+  const parsed = parseScriptedRef(ref, baseDir);
+  if (!parsed) throw new Error(`${ref} is not a scripted model reference.`);
+  return new ScriptedProvider(parsed.ref, loadScenario(parsed.file));
+}
+
+export function scriptedModelInfo(ref: string, baseDir?: string): ModelInfo | undefined {
+  const parsed = parseScriptedRef(ref, baseDir);
+  return parsed && { ref: parsed.ref, provider: "scripted", label: parsed.label };
+}

@@ -1,0 +1,154 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../testing/helpers.ts";
+import type { ModelMessage, ModelRequest } from "../provider.ts";
+import { ModelError } from "../provider.ts";
+import { bundledScenarios, createScriptedProvider, parseScriptedRef } from "./load.ts";
+import { loadScenario, parseScenario } from "./scenario.ts";
+import { ScriptedProvider } from "./scriptedProvider.ts";
+
+const request = (messages: ModelMessage[], onText?: (t: string) => void): ModelRequest => ({
+  system: "",
+  messages,
+  tools: [],
+  signal: new AbortController().signal,
+  ...(onText ? { onText } : {}),
+});
+
+const scenario = parseScenario(
+  `
+turns:
+  - match: "^plan"
+    steps:
+      - say: "Planning {{ user }}"
+  - steps:
+      - say: "Reading for {{user}}"
+        tools:
+          - name: Read
+            input: { path: "{{user}}.md" }
+          - name: Glob
+            input: { pattern: "*" }
+      - say: "Got: {{result}}"
+done: "All done."
+`,
+  "inline.yaml",
+);
+
+describe("[M1] scripted provider", () => {
+  const provider = new ScriptedProvider("scripted/test", scenario);
+
+  it("picks the turn by the latest user message and plays its first step", async () => {
+    const response = await provider.complete(request([{ role: "user", content: "PLAN it" }]));
+    expect(response).toEqual({ text: "Planning PLAN it", toolCalls: [], stopReason: "end" });
+  });
+
+  it("calls tools with templated input and ids derived from the conversation", async () => {
+    const response = await provider.complete(request([{ role: "user", content: "notes" }]));
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.toolCalls).toEqual([
+      { id: "call_1_0", name: "Read", input: { path: "notes.md" } },
+      { id: "call_1_1", name: "Glob", input: { pattern: "*" } },
+    ]);
+  });
+
+  it("derives its position from the messages alone and echoes tool results", async () => {
+    const messages: ModelMessage[] = [
+      { role: "user", content: "notes" },
+      { role: "assistant", content: "Reading", toolCalls: [] },
+      { role: "tool", toolCallId: "a", name: "Read", content: "line one", isError: false },
+      { role: "tool", toolCallId: "b", name: "Glob", content: "a.md", isError: false },
+    ];
+    const again = new ScriptedProvider("scripted/test", scenario);
+    const response = await again.complete(request(messages));
+    expect(response.text).toBe("Got: line one\n\na.md");
+    messages.push({ role: "assistant", content: response.text, toolCalls: [] });
+    expect((await again.complete(request(messages))).text).toBe("All done.");
+    messages.push({ role: "user", content: "plan b" });
+    expect((await again.complete(request(messages))).text).toBe("Planning plan b");
+  });
+
+  it("streams text in chunks when a step has a delay, and stops when aborted", async () => {
+    const streamed = parseScenario(
+      "turns:\n  - steps:\n      - say: one two three four five six seven\n        delayMs: 1\n",
+      "s.yaml",
+    );
+    const chunks: string[] = [];
+    const slow = new ScriptedProvider("scripted/s", streamed);
+    const response = await slow.complete(
+      request([{ role: "user", content: "x" }], (t) => chunks.push(t)),
+    );
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join("")).toBe(response.text);
+
+    const controller = new AbortController();
+    const pending = slow.complete({
+      ...request([{ role: "user", content: "x" }]),
+      signal: controller.signal,
+    });
+    controller.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow("stop");
+  });
+
+  it("says so when no turn matches", async () => {
+    const strict = parseScenario('turns:\n  - match: "^x$"\n    steps: [{ say: hi }]\n', "m.yaml");
+    const response = await new ScriptedProvider("scripted/m", strict).complete(
+      request([{ role: "user", content: "y" }]),
+    );
+    expect(response.text).toMatch(/no reply scripted/);
+  });
+});
+
+describe("scenario files", () => {
+  it("name the file and the bad path when a scenario is invalid", () => {
+    const bad = `turns:\n  - steps:\n      - tools:\n          - input: {}\n  - match: "("\n    steps: [{ say: x }]\n`;
+    let error: unknown;
+    try {
+      parseScenario(bad, "/tmp/bad.yaml");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ModelError);
+    const message = (error as Error).message;
+    expect(message).toContain("/tmp/bad.yaml");
+    expect(message).toContain("at turns.0.steps.0.tools.0.name");
+    expect(message).toContain("at turns.1.match: not a valid regular expression");
+  });
+
+  it("report YAML syntax errors and missing files with the file name", () => {
+    expect(() => parseScenario("turns: [", "broken.yaml")).toThrow(
+      /broken\.yaml is not valid YAML/,
+    );
+    expect(() => loadScenario("/nonexistent/x.yaml")).toThrow(
+      /Cannot read scenario \/nonexistent\/x\.yaml/,
+    );
+    expect(() => parseScenario("turns: []", "empty.yaml")).toThrow(/at turns:/);
+  });
+
+  it("resolve scripted:demo, scripted/demo and scripted:<path>", () => {
+    expect(bundledScenarios()).toContain("demo");
+    expect(parseScriptedRef("scripted:demo")?.ref).toBe("scripted/demo");
+    expect(parseScriptedRef("scripted/demo")?.ref).toBe("scripted/demo");
+    expect(parseScriptedRef("scripted:e2e/x.yaml", "/repo")).toMatchObject({
+      ref: "scripted//repo/e2e/x.yaml",
+      file: "/repo/e2e/x.yaml",
+    });
+    expect(parseScriptedRef("openai/gpt-5")).toBeUndefined();
+  });
+
+  it("load the bundled demo and a scenario file", async () => {
+    const demo = createScriptedProvider("scripted:demo");
+    const first = await demo.complete(request([{ role: "user", content: "what is here?" }]));
+    expect(first.toolCalls.map((c) => c.name)).toEqual(["Glob", "Read"]);
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "mine.json");
+      writeFileSync(file, JSON.stringify({ turns: [{ steps: [{ say: "json works" }] }] }));
+      const mine = createScriptedProvider(`scripted:${file}`);
+      expect((await mine.complete(request([{ role: "user", content: "x" }]))).text).toBe(
+        "json works",
+      );
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import type {
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelToolCall,
+} from "../provider.ts";
+import type { Scenario, ScriptedStep, ScriptedTurn } from "./scenario.ts";
+
+const FALLBACK_DONE = "That is all I have scripted for this message.";
+const NO_TURN = "This scenario has no reply scripted for that message.";
+
+/** What the conversation so far says about where the script stands. */
+interface Position {
+  /** The latest user message; the turn is chosen by it. */
+  user: string;
+  /** How many model replies the current turn already has: the index of the next step. */
+  step: number;
+  /** Text of the tool results after the previous reply. */
+  result: string;
+}
+
+/**
+ * A keyless, deterministic model that plays a scenario. Its place in the script is read from
+ * the conversation alone, never kept in memory, so it picks up where it was after a restart.
+ */
+export class ScriptedProvider implements ModelProvider {
+  constructor(
+    readonly ref: string,
+    private readonly scenario: Scenario,
+  ) {}
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    throwIfAborted(request.signal);
+    const position = positionOf(request.messages);
+    const turn = pickTurn(this.scenario.turns, position.user);
+    const step: ScriptedStep | undefined = turn?.steps[position.step];
+    if (!step) {
+      const text = turn ? (this.scenario.done ?? FALLBACK_DONE) : NO_TURN;
+      request.onText?.(text);
+      return { text, toolCalls: [], stopReason: "end" };
+    }
+
+    const fill = (value: string) =>
+      value.replace(/\{\{\s*(user|result)\s*\}\}/g, (_, name: string) =>
+        name === "user" ? position.user : position.result,
+      );
+    const text = fill(step.say ?? "");
+    await stream(text, step.delayMs, request);
+    const toolCalls: ModelToolCall[] = (step.tools ?? []).map((call, index) => ({
+      id: `call_${request.messages.length}_${index}`,
+      name: call.name,
+      input: fillStrings(call.input, fill),
+    }));
+    return { text, toolCalls, stopReason: toolCalls.length > 0 ? "tool_use" : "end" };
+  }
+}
+
+export function positionOf(messages: readonly ModelMessage[]): Position {
+  let lastUser = -1;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]!.role === "user") {
+      lastUser = index;
+      break;
+    }
+  }
+  const user = lastUser >= 0 ? (messages[lastUser] as { content: string }).content : "";
+  const since = messages.slice(lastUser + 1);
+  const step = since.filter((message) => message.role === "assistant").length;
+  const results: string[] = [];
+  for (let index = since.length - 1; index >= 0; index--) {
+    const message = since[index]!;
+    if (message.role !== "tool") break;
+    results.unshift(message.content);
+  }
+  return { user, step, result: results.join("\n\n") };
+}
+
+function pickTurn(turns: readonly ScriptedTurn[], user: string): ScriptedTurn | undefined {
+  return turns.find((turn) => turn.match === undefined || new RegExp(turn.match, "i").test(user));
+}
+
+function fillStrings(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === "string") return fill(value);
+  if (Array.isArray(value)) return value.map((item) => fillStrings(item, fill));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, fillStrings(item, fill)]),
+    );
+  }
+  return value;
+}
+
+async function stream(text: string, delayMs: number | undefined, request: ModelRequest) {
+  if (!text) return;
+  if (!delayMs) {
+    request.onText?.(text);
+    return;
+  }
+  const chunks = text.match(/\S+\s*|\s+/g) ?? [text];
+  for (let index = 0; index < chunks.length; index += 3) {
+    await sleep(delayMs, request.signal);
+    request.onText?.(chunks.slice(index, index + 3).join(""));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError(signal);
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The model call was cancelled.", "AbortError");
+}
