@@ -1,0 +1,239 @@
+import { createAnthropicProvider } from "./anthropic.ts";
+import type { ModelRequest } from "./provider.ts";
+import { ModelError } from "./provider.ts";
+import { anthropicError, anthropicStream, anthropicStreamError } from "./testing/fakeAnthropic.ts";
+import {
+  closedPortOrigin,
+  type FakeReply,
+  type LoopbackApi,
+  startLoopbackApi,
+} from "./testing/loopbackApi.ts";
+
+const SECRET = "sk-ant-test-secret-0123456789";
+let api: LoopbackApi | undefined;
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+async function providerFor(replies: FakeReply[], extra: { reasoningLevel?: string } = {}) {
+  api = await startLoopbackApi(replies);
+  return createAnthropicProvider({
+    ref: "claude/fake-claude",
+    model: "fake-claude",
+    baseURL: api.origin,
+    apiKey: SECRET,
+    maxOutputTokens: 1024,
+    maxRetries: 0,
+    ...extra,
+  });
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    system: "You are terse.",
+    messages: [{ role: "user", content: "hi" }],
+    tools: [],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function modelErrorOf(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelError) return error;
+    throw error;
+  }
+  throw new Error("expected a ModelError");
+}
+
+describe("Anthropic provider", () => {
+  it("[M1] streams text in order through onText and returns it whole", async () => {
+    const provider = await providerFor([
+      anthropicStream([{ type: "text", parts: ["Hel", "lo, ", "world"] }]),
+    ]);
+    const deltas: string[] = [];
+    const response = await provider.complete(request({ onText: (d) => deltas.push(d) }));
+    expect(deltas).toEqual(["Hel", "lo, ", "world"]);
+    expect(response).toEqual({ text: "Hello, world", toolCalls: [], stopReason: "end" });
+  });
+
+  it("[M1] assembles tool_use blocks from input_json_delta pieces", async () => {
+    const provider = await providerFor([
+      anthropicStream(
+        [
+          { type: "text", parts: ["Checking."] },
+          {
+            type: "tool_use",
+            id: "toolu_1",
+            name: "ReadFile",
+            jsonParts: ['{"pa', 'th": "a.ts"}'],
+          },
+          { type: "tool_use", id: "toolu_2", name: "TodoRead", jsonParts: [] },
+        ],
+        "tool_use",
+      ),
+    ]);
+    const response = await provider.complete(request());
+    expect(response).toEqual({
+      text: "Checking.",
+      stopReason: "tool_use",
+      toolCalls: [
+        { id: "toolu_1", name: "ReadFile", input: { path: "a.ts" } },
+        { id: "toolu_2", name: "TodoRead", input: {} },
+      ],
+    });
+  });
+
+  it("[M1] reports a max_tokens stop", async () => {
+    const provider = await providerFor([
+      anthropicStream([{ type: "text", parts: ["cut"] }], "max_tokens"),
+    ]);
+    expect((await provider.complete(request())).stopReason).toBe("max_tokens");
+  });
+
+  it("[M1] sends system, tools, and tool results grouped in one user message", async () => {
+    const provider = await providerFor([anthropicStream([{ type: "text", parts: ["ok"] }])], {
+      reasoningLevel: "high",
+    });
+    await provider.complete(
+      request({
+        messages: [
+          { role: "user", content: "read both" },
+          {
+            role: "assistant",
+            content: "Reading.",
+            toolCalls: [
+              { id: "toolu_a", name: "ReadFile", input: { path: "a.ts" } },
+              { id: "toolu_b", name: "ReadFile", input: { path: "../b" } },
+            ],
+          },
+          {
+            role: "tool",
+            toolCallId: "toolu_a",
+            name: "ReadFile",
+            content: "x = 1",
+            isError: false,
+          },
+          {
+            role: "tool",
+            toolCallId: "toolu_b",
+            name: "ReadFile",
+            content: "outside",
+            isError: true,
+          },
+          { role: "user", content: "also look at c" },
+        ],
+        tools: [
+          {
+            name: "ReadFile",
+            description: "Reads a file.",
+            inputSchema: { type: "object", properties: { path: { type: "string" } } },
+          },
+        ],
+      }),
+    );
+    const [sent] = api?.requests ?? [];
+    expect(sent?.path).toBe("/v1/messages");
+    const credential = sent?.headers["x-api-key"] ?? sent?.headers.authorization;
+    expect(credential).toContain(SECRET);
+    expect(sent?.body).toEqual({
+      model: "fake-claude",
+      max_tokens: 1024,
+      stream: true,
+      system: "You are terse.",
+      output_config: { effort: "high" },
+      messages: [
+        { role: "user", content: "read both" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Reading." },
+            { type: "tool_use", id: "toolu_a", name: "ReadFile", input: { path: "a.ts" } },
+            { type: "tool_use", id: "toolu_b", name: "ReadFile", input: { path: "../b" } },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_a", content: "x = 1" },
+            { type: "tool_result", tool_use_id: "toolu_b", content: "outside", is_error: true },
+            { type: "text", text: "also look at c" },
+          ],
+        },
+      ],
+      tools: [
+        {
+          name: "ReadFile",
+          description: "Reads a file.",
+          input_schema: { type: "object", properties: { path: { type: "string" } } },
+        },
+      ],
+    });
+  });
+
+  it("[M1] reports a refused key as an auth error without the key", async () => {
+    const provider = await providerFor([
+      anthropicError(401, "authentication_error", `invalid x-api-key ${SECRET}`),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("auth");
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it("[M1] reports HTTP 429 and a rate-limit stream event as rate limits", async () => {
+    const provider = await providerFor([anthropicError(429, "rate_limit_error", "Too many")]);
+    expect((await modelErrorOf(provider.complete(request()))).kind).toBe("rate_limit");
+    await api?.close();
+    const streamed = await providerFor([anthropicStreamError("rate_limit_error", "Too many")]);
+    expect((await modelErrorOf(streamed.complete(request()))).kind).toBe("rate_limit");
+  });
+
+  it("[M1] reports a refused connection as a network error", async () => {
+    const provider = createAnthropicProvider({
+      ref: "claude/x",
+      model: "x",
+      baseURL: await closedPortOrigin(),
+      apiKey: SECRET,
+      maxRetries: 0,
+    });
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it("[M1] reports malformed tool input JSON as a bad response", async () => {
+    const provider = await providerFor([
+      anthropicStream(
+        [{ type: "tool_use", id: "toolu_1", name: "ReadFile", jsonParts: ['{"path": '] }],
+        "tool_use",
+      ),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+    expect(error.message).toContain("ReadFile");
+  });
+
+  it("[M1] stops the request when the signal aborts", async () => {
+    const provider = await providerFor([
+      anthropicStream([{ type: "text", parts: ["partial", "never"] }], "end_turn", { hold: true }),
+    ]);
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const pending = provider.complete(
+      request({
+        signal: controller.signal,
+        onText: (delta) => {
+          deltas.push(delta);
+          controller.abort();
+        },
+      }),
+    );
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await api?.clientGone;
+    expect(deltas).toEqual(["partial"]);
+  });
+});

@@ -1,0 +1,223 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  OutputConfig,
+  Tool,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import type {
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelToolCall,
+  ModelToolSpec,
+} from "./provider.ts";
+import { ModelError } from "./provider.ts";
+import {
+  abortError,
+  connectionError,
+  endpointName,
+  errorForStatus,
+  parseToolInput,
+  redact,
+} from "./providerErrors.ts";
+
+export interface AnthropicOptions {
+  readonly ref: string;
+  readonly model: string;
+  readonly baseURL: string;
+  readonly apiKey: string | undefined;
+  /** Sent as `output_config.effort` when set. */
+  readonly reasoningLevel?: string | undefined;
+  readonly maxOutputTokens?: number;
+  readonly maxRetries?: number;
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
+const NO_KEY = "no-key";
+
+type PendingBlock =
+  | { type: "text" }
+  | { type: "tool_use"; id: string; name: string; json: string }
+  | { type: "other" };
+
+/** M1: Anthropic Messages, streamed. */
+export function createAnthropicProvider(options: AnthropicOptions): ModelProvider {
+  const client = new Anthropic({
+    apiKey: options.apiKey ?? NO_KEY,
+    authToken: null,
+    baseURL: options.baseURL,
+    maxRetries: options.maxRetries ?? 1,
+    timeout: options.timeoutMs ?? 10 * 60_000,
+    // Failures reach the transcript as ModelErrors; the SDK's own console output is noise.
+    logLevel: "off",
+  });
+  const endpoint = endpointName(options.baseURL);
+
+  return {
+    ref: options.ref,
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      const body: MessageCreateParamsStreaming = {
+        model: options.model,
+        max_tokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+        stream: true,
+        messages: toAnthropicMessages(request.messages),
+        ...(request.system === "" ? {} : { system: request.system }),
+        ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toAnthropicTool) }),
+        ...(options.reasoningLevel === undefined
+          ? {}
+          : { output_config: { effort: options.reasoningLevel as OutputConfig["effort"] } }),
+      };
+      try {
+        const stream = await client.messages.create(body, { signal: request.signal });
+        const blocks = new Map<number, PendingBlock>();
+        let text = "";
+        let stopReason: string | null = null;
+        for await (const event of stream) {
+          switch (event.type) {
+            case "content_block_start": {
+              const block = event.content_block;
+              if (block.type === "text") {
+                blocks.set(event.index, { type: "text" });
+                if (block.text !== "") {
+                  text += block.text;
+                  request.onText?.(block.text);
+                }
+              } else if (block.type === "tool_use") {
+                blocks.set(event.index, {
+                  type: "tool_use",
+                  id: block.id,
+                  name: block.name,
+                  json: "",
+                });
+              } else {
+                blocks.set(event.index, { type: "other" });
+              }
+              break;
+            }
+            case "content_block_delta": {
+              const delta = event.delta;
+              const block = blocks.get(event.index);
+              if (delta.type === "text_delta") {
+                text += delta.text;
+                request.onText?.(delta.text);
+              } else if (delta.type === "input_json_delta" && block?.type === "tool_use") {
+                block.json += delta.partial_json;
+              }
+              break;
+            }
+            case "message_delta":
+              stopReason = event.delta.stop_reason ?? stopReason;
+              break;
+            default:
+              break;
+          }
+        }
+        // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
+        if (request.signal.aborted) throw abortError(request.signal);
+        const toolCalls: ModelToolCall[] = [...blocks.entries()]
+          .sort(([a], [b]) => a - b)
+          .flatMap(([, block]) =>
+            block.type === "tool_use"
+              ? [{ id: block.id, name: block.name, input: parseToolInput(block.json, block.name) }]
+              : [],
+          );
+        return {
+          text,
+          toolCalls,
+          stopReason:
+            toolCalls.length > 0 ? "tool_use" : stopReason === "max_tokens" ? "max_tokens" : "end",
+        };
+      } catch (error) {
+        if (request.signal.aborted) throw abortError(request.signal);
+        throw toModelError(error, endpoint, options.apiKey);
+      }
+    },
+  };
+}
+
+/**
+ * Tool results travel as `tool_result` blocks of a user message: consecutive results
+ * share one message, and a user text right after them joins it.
+ */
+export function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
+  const wire: MessageParam[] = [];
+  let openUserBlocks: ContentBlockParam[] | undefined;
+  for (const message of messages) {
+    if (message.role === "tool") {
+      const result: ToolResultBlockParam = {
+        type: "tool_result",
+        tool_use_id: message.toolCallId,
+        content: message.content,
+        ...(message.isError ? { is_error: true } : {}),
+      };
+      if (openUserBlocks === undefined) {
+        openUserBlocks = [result];
+        wire.push({ role: "user", content: openUserBlocks });
+      } else {
+        openUserBlocks.push(result);
+      }
+      continue;
+    }
+    if (message.role === "user") {
+      if (openUserBlocks !== undefined) {
+        openUserBlocks.push({ type: "text", text: message.content });
+      } else {
+        wire.push({ role: "user", content: message.content });
+      }
+      openUserBlocks = undefined;
+      continue;
+    }
+    openUserBlocks = undefined;
+    const content: ContentBlockParam[] = [];
+    if (message.content !== "") content.push({ type: "text", text: message.content });
+    for (const call of message.toolCalls) {
+      content.push({ type: "tool_use", id: call.id, name: call.name, input: call.input ?? {} });
+    }
+    // The API refuses empty assistant turns; an empty one carries nothing anyway.
+    if (content.length > 0) wire.push({ role: "assistant", content });
+  }
+  return wire;
+}
+
+export function toAnthropicTool(tool: ModelToolSpec): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool.InputSchema,
+  };
+}
+
+function toModelError(error: unknown, endpoint: string, apiKey: string | undefined): ModelError {
+  if (error instanceof ModelError) return error;
+  if (error instanceof Anthropic.APIConnectionTimeoutError) {
+    return connectionError(endpoint, error, true);
+  }
+  if (error instanceof Anthropic.APIConnectionError) {
+    return connectionError(endpoint, error, false);
+  }
+  if (error instanceof Anthropic.APIError) {
+    const message = error.apiMessage ?? undefined;
+    if (error.status !== undefined) return errorForStatus(error.status, message, endpoint, apiKey);
+    // An `error` event inside an open stream has a type but no status.
+    const status = STREAM_ERROR_STATUS[error.type ?? ""] ?? 500;
+    return errorForStatus(status, message, endpoint, apiKey);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ModelError(
+    "bad_response",
+    `${endpoint} sent a response that could not be read: ${redact(reason, apiKey)}`,
+  );
+}
+
+const STREAM_ERROR_STATUS: Record<string, number> = {
+  authentication_error: 401,
+  permission_error: 403,
+  rate_limit_error: 429,
+  overloaded_error: 529,
+  invalid_request_error: 400,
+};

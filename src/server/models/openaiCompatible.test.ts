@@ -1,0 +1,245 @@
+import { createOpenAICompatibleProvider } from "./openaiCompatible.ts";
+import type { ModelRequest } from "./provider.ts";
+import { ModelError } from "./provider.ts";
+import { openAIError, openAIStream } from "./testing/fakeOpenAI.ts";
+import {
+  closedPortOrigin,
+  type FakeReply,
+  type LoopbackApi,
+  startLoopbackApi,
+} from "./testing/loopbackApi.ts";
+
+const SECRET = "sk-test-secret-0123456789";
+let api: LoopbackApi | undefined;
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+async function providerFor(replies: FakeReply[], extra: { reasoningLevel?: string } = {}) {
+  api = await startLoopbackApi(replies);
+  return createOpenAICompatibleProvider({
+    ref: "local/fake-model",
+    model: "fake-model",
+    baseURL: `${api.origin}/v1`,
+    apiKey: SECRET,
+    maxRetries: 0,
+    ...extra,
+  });
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    system: "You are terse.",
+    messages: [{ role: "user", content: "hi" }],
+    tools: [],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function modelErrorOf(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelError) return error;
+    throw error;
+  }
+  throw new Error("expected a ModelError");
+}
+
+describe("OpenAI-compatible provider", () => {
+  it("[M1] streams text in order through onText and returns it whole", async () => {
+    const provider = await providerFor([
+      openAIStream([{ content: "Hel" }, { content: "lo, " }, { content: "world" }]),
+    ]);
+    const deltas: string[] = [];
+    const response = await provider.complete(request({ onText: (d) => deltas.push(d) }));
+    expect(deltas).toEqual(["Hel", "lo, ", "world"]);
+    expect(response).toEqual({ text: "Hello, world", toolCalls: [], stopReason: "end" });
+  });
+
+  it("[M1] assembles tool calls streamed across chunks", async () => {
+    const provider = await providerFor([
+      openAIStream(
+        [
+          { content: "Let me check." },
+          { toolCalls: [{ index: 0, id: "call_a", name: "ReadFile", arguments: "" }] },
+          { toolCalls: [{ index: 0, arguments: '{"pa' }] },
+          { toolCalls: [{ index: 1, id: "call_b", name: "TodoWrite", arguments: '{"todos"' }] },
+          { toolCalls: [{ index: 0, arguments: 'th":"src/a.ts"}' }] },
+          { toolCalls: [{ index: 1, arguments: ":[]}" }] },
+        ],
+        "tool_calls",
+      ),
+    ]);
+    const response = await provider.complete(request());
+    expect(response.text).toBe("Let me check.");
+    expect(response.stopReason).toBe("tool_use");
+    expect(response.toolCalls).toEqual([
+      { id: "call_a", name: "ReadFile", input: { path: "src/a.ts" } },
+      { id: "call_b", name: "TodoWrite", input: { todos: [] } },
+    ]);
+  });
+
+  it("[M1] sends the model, system prompt, history with tool results, and tools", async () => {
+    const provider = await providerFor([openAIStream([{ content: "ok" }])], {
+      reasoningLevel: "high",
+    });
+    await provider.complete(
+      request({
+        messages: [
+          { role: "user", content: "read it" },
+          {
+            role: "assistant",
+            content: "",
+            toolCalls: [{ id: "call_1", name: "ReadFile", input: { path: "a.ts" } }],
+          },
+          {
+            role: "tool",
+            toolCallId: "call_1",
+            name: "ReadFile",
+            content: "x = 1",
+            isError: false,
+          },
+          {
+            role: "assistant",
+            content: "And the other?",
+            toolCalls: [{ id: "call_2", name: "ReadFile", input: { path: "../b" } }],
+          },
+          {
+            role: "tool",
+            toolCallId: "call_2",
+            name: "ReadFile",
+            content: "outside",
+            isError: true,
+          },
+        ],
+        tools: [
+          {
+            name: "ReadFile",
+            description: "Reads a file.",
+            inputSchema: { type: "object", properties: { path: { type: "string" } } },
+          },
+        ],
+      }),
+    );
+    const [sent] = api?.requests ?? [];
+    expect(sent?.path).toBe("/v1/chat/completions");
+    expect(sent?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    expect(sent?.body).toEqual({
+      model: "fake-model",
+      stream: true,
+      reasoning_effort: "high",
+      messages: [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "read it" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "call_1",
+              type: "function",
+              function: { name: "ReadFile", arguments: '{"path":"a.ts"}' },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_1", content: "x = 1" },
+        {
+          role: "assistant",
+          content: "And the other?",
+          tool_calls: [
+            {
+              id: "call_2",
+              type: "function",
+              function: { name: "ReadFile", arguments: '{"path":"../b"}' },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_2", content: "Error: outside" },
+      ],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "ReadFile",
+            description: "Reads a file.",
+            parameters: { type: "object", properties: { path: { type: "string" } } },
+          },
+        },
+      ],
+    });
+  });
+
+  it("[M1] reports a refused key as an auth error without the key", async () => {
+    const provider = await providerFor([
+      openAIError(401, `Incorrect API key provided: ${SECRET}`, "invalid_api_key"),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toContain("HTTP 401");
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).not.toContain("sk-test");
+  });
+
+  it("[M1] reports HTTP 429 as a rate limit", async () => {
+    const provider = await providerFor([openAIError(429, "Slow down", "rate_limit_exceeded")]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("rate_limit");
+    expect(error.message).toContain("Slow down");
+  });
+
+  it("[M1] reports a refused connection as a network error", async () => {
+    const provider = createOpenAICompatibleProvider({
+      ref: "local/x",
+      model: "x",
+      baseURL: `${await closedPortOrigin()}/v1`,
+      apiKey: SECRET,
+      maxRetries: 0,
+    });
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.message).toContain("Could not connect to 127.0.0.1");
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it("[M1] reports malformed tool-call JSON as a bad response", async () => {
+    const provider = await providerFor([
+      openAIStream(
+        [{ toolCalls: [{ index: 0, id: "call_x", name: "ReadFile", arguments: '{"path": ' }] }],
+        "tool_calls",
+      ),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+    expect(error.message).toContain("ReadFile");
+  });
+
+  it("[M1] reports an unparseable stream chunk as a bad response", async () => {
+    const provider = await providerFor([{ sse: ["data: {not json\n\n", "data: [DONE]\n\n"] }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+  });
+
+  it("[M1] stops the request when the signal aborts", async () => {
+    const provider = await providerFor([
+      openAIStream([{ content: "partial" }], "stop", { hold: true }),
+    ]);
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const pending = provider.complete(
+      request({
+        signal: controller.signal,
+        onText: (delta) => {
+          deltas.push(delta);
+          controller.abort();
+        },
+      }),
+    );
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await api?.clientGone;
+    expect(deltas).toEqual(["partial"]);
+  });
+});

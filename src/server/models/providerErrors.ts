@@ -1,0 +1,83 @@
+import { ModelError } from "./provider.ts";
+
+/** Removes the key from any text that might reach the transcript. */
+export function redact(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret.length < 4) return text;
+  return text.split(secret).join("[redacted]");
+}
+
+/** The host of a base URL, without any user info or path, for error messages. */
+export function endpointName(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return "the model server";
+  }
+}
+
+/** What a caller of `complete()` sees after its signal fired: the signal's own reason. */
+export function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The model request was cancelled.", "AbortError");
+}
+
+/** Maps an HTTP failure status to a transcript-ready error. */
+export function errorForStatus(
+  status: number,
+  serverMessage: string | undefined,
+  endpoint: string,
+  secret: string | undefined,
+): ModelError {
+  if (status === 401 || status === 403) {
+    // The server's own text can quote part of the key, so it is left out.
+    return new ModelError(
+      "auth",
+      `${endpoint} refused the API key (HTTP ${status}). Check the key configured for this provider.`,
+    );
+  }
+  const detail = serverMessage ? `: ${redact(serverMessage, secret)}` : "";
+  if (status === 429) {
+    return new ModelError(
+      "rate_limit",
+      `${endpoint} is rate limiting requests (HTTP 429)${detail}. Wait a moment and try again.`,
+    );
+  }
+  if (status >= 500) {
+    return new ModelError("network", `${endpoint} failed with HTTP ${status}${detail}.`);
+  }
+  return new ModelError(
+    "bad_response",
+    `${endpoint} rejected the request (HTTP ${status})${detail}.`,
+  );
+}
+
+export function connectionError(endpoint: string, cause: unknown, timedOut: boolean): ModelError {
+  if (timedOut) return new ModelError("network", `${endpoint} did not answer in time.`);
+  const code = causeCode(cause);
+  return new ModelError(
+    "network",
+    `Could not connect to ${endpoint}${code === undefined ? "" : ` (${code})`}. Is the server running?`,
+  );
+}
+
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Parses a tool call's assembled arguments; an empty string means "no arguments". */
+export function parseToolInput(json: string, toolName: string): unknown {
+  if (json.trim() === "") return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new ModelError(
+      "bad_response",
+      `The model called ${toolName} with arguments that are not valid JSON.`,
+    );
+  }
+}
