@@ -32,4 +32,9 @@ export interface QuestionComposerProps {
   onDecide(decision: PermissionDecision): void;
   /** I7: after Chat about it, focus returns to the message composer. */
   focusComposer(): void;
+  /**
+   * X3: the interaction was settled by another tab or device while this tab had a draft or an
+   * answer in flight; the composer shows "Answered elsewhere" instead of the card.
+   */
+  resolvedElsewhere?: boolean;
 }

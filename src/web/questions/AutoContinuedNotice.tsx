@@ -1,0 +1,58 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { QuestionAnswers, QuestionRequest } from "../../protocol/index.ts";
+import { GenericQuestionFlow } from "./GenericQuestionFlow.tsx";
+import type { ReceiptView } from "./types.ts";
+import "./questions.css";
+
+export interface AutoContinuedNoticeProps {
+  request: QuestionRequest;
+  /** X2: the shell sends `interaction.lateAnswer` with these answers. */
+  onAnswerNow(answers: QuestionAnswers): void;
+  /** The receipt of the late answer, if one arrived. */
+  receipt?: ReceiptView;
+}
+
+type View = "closed" | "answering" | "sent";
+
+/** X2/A3: a question that continued on its own can still be answered, late. */
+export function AutoContinuedNotice({ request, onAnswerNow, receipt }: AutoContinuedNoticeProps) {
+  const { t } = useTranslation("question");
+  const [view, setView] = useState<View>("closed");
+  const accepted = view === "sent" && receipt?.ok === true;
+
+  return (
+    <div className="qlate">
+      <p className="qlate-line">
+        <span>{t("autoContinued.text")}</span>
+        {view === "closed" && (
+          <button type="button" className="qbtn qbtn--link" onClick={() => setView("answering")}>
+            {t("autoContinued.answerNow")}
+          </button>
+        )}
+      </p>
+      {view !== "closed" && !accepted && (
+        <GenericQuestionFlow
+          request={request}
+          receipt={receipt}
+          dismissLabel={t("autoContinued.close")}
+          onSubmit={(answers) => {
+            // An empty late answer tells the agent nothing; just close.
+            if (Object.keys(answers).length === 0) {
+              setView("closed");
+              return;
+            }
+            setView("sent");
+            onAnswerNow(answers);
+          }}
+          onCancel={() => setView("closed")}
+        />
+      )}
+      {accepted && (
+        <p className="qlate-sent" role="status">
+          {t("autoContinued.sent")}
+        </p>
+      )}
+    </div>
+  );
+}

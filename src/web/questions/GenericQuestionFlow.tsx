@@ -1,0 +1,318 @@
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useTranslation } from "react-i18next";
+import type { QuestionAnswers, QuestionDraft, QuestionRequest } from "../../protocol/index.ts";
+import {
+  answersOf,
+  chooseOther,
+  clearQuestion,
+  draftOf,
+  type FlowState,
+  goToPage,
+  initialFlowState,
+  pickOption,
+  typeOther,
+} from "./flowState.ts";
+import { QuestionMarkdown } from "./QuestionMarkdown.tsx";
+import { ReceiptMessage } from "./ReceiptMessage.tsx";
+import type { ReceiptView } from "./types.ts";
+import { useClaimFocus } from "./useClaimFocus.ts";
+import { useOneShotLatch } from "./useOneShotLatch.ts";
+import { useQuestionActivity } from "./useQuestionActivity.ts";
+import "./questions.css";
+
+export interface GenericQuestionFlowProps {
+  request: QuestionRequest;
+  draft?: QuestionDraft;
+  receipt?: ReceiptView;
+  /** Rendered in the header beside the chip, e.g. the countdown. */
+  aside?: ReactNode;
+  /** Accessible name of the × button; defaults to "Dismiss questions". */
+  dismissLabel?: string;
+  onSubmit(answers: QuestionAnswers): void;
+  onCancel(): void;
+  onTouch?(): void;
+  onDraft?(draft: QuestionDraft): void;
+}
+
+function isTextEntry(target: EventTarget): boolean {
+  if (target instanceof HTMLTextAreaElement) return true;
+  return (
+    target instanceof HTMLInputElement && target.type !== "radio" && target.type !== "checkbox"
+  );
+}
+
+/**
+ * Q6: the generic question flow. Escape deliberately does nothing: only × dismisses
+ * the batch, so a stray key never throws away the user's picks.
+ */
+export function GenericQuestionFlow({
+  request,
+  draft,
+  receipt,
+  aside,
+  dismissLabel,
+  onSubmit,
+  onCancel,
+  onTouch,
+  onDraft,
+}: GenericQuestionFlowProps) {
+  const { t } = useTranslation("question");
+  const { questions } = request;
+  const total = questions.length;
+  const [state, setState] = useState<FlowState>(() => initialFlowState(questions, draft));
+  const activity = useQuestionActivity({ onTouch, onDraft: onDraft ?? (() => {}) });
+  const { latched, rejection, fire } = useOneShotLatch(receipt);
+  const rootRef = useRef<HTMLElement>(null);
+  const optionsRef = useRef<HTMLOListElement>(null);
+  const focusOptionsAfterPaging = useRef(false);
+  const otherInputRef = useRef<HTMLInputElement>(null);
+  const groupName = useId();
+  useClaimFocus(rootRef);
+
+  const page = state.page;
+  const item = questions[page] ?? questions[0];
+  const isLast = page >= total - 1;
+
+  useEffect(() => {
+    if (!focusOptionsAfterPaging.current) return;
+    focusOptionsAfterPaging.current = false;
+    const inputs = optionsRef.current?.querySelectorAll<HTMLInputElement>(
+      "input[type=radio], input[type=checkbox]",
+    );
+    const list = inputs === undefined ? [] : [...inputs];
+    (list.find((input) => input.checked) ?? list[0])?.focus();
+  });
+
+  const answers = useMemo(() => answersOf(questions, state), [questions, state]);
+
+  if (item === undefined) return null;
+  const key = item.question;
+  const picks = state.picks[key] ?? [];
+  const otherChosen = state.otherChosen[key] ?? false;
+  const otherText = state.otherText[key] ?? "";
+  const inputType = item.multiSelect ? "checkbox" : "radio";
+
+  function update(next: FlowState) {
+    setState(next);
+    activity.record(draftOf(next));
+  }
+
+  function goTo(target: number, focusOptions: boolean) {
+    if (latched || target === page) return;
+    focusOptionsAfterPaging.current = focusOptions;
+    update(goToPage(state, target, total));
+  }
+
+  function submit(finalState: FlowState) {
+    fire(() => {
+      activity.discard();
+      onSubmit(answersOf(questions, finalState));
+    });
+  }
+
+  function advance() {
+    if (latched) return;
+    if (isLast) submit(state);
+    else goTo(page + 1, true);
+  }
+
+  function skip() {
+    if (latched || item === undefined) return;
+    const cleared = clearQuestion(state, item);
+    if (isLast) {
+      setState(cleared);
+      submit(cleared);
+      return;
+    }
+    focusOptionsAfterPaging.current = true;
+    update(goToPage(cleared, page + 1, total));
+  }
+
+  function dismiss() {
+    fire(() => {
+      activity.discard();
+      onCancel();
+    });
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (latched || item === undefined) return;
+    if (event.nativeEvent.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (event.key === "Enter") {
+      if (target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement) return;
+      if (target instanceof HTMLTextAreaElement) return;
+      event.preventDefault();
+      advance();
+      return;
+    }
+    if (isTextEntry(target) || !/^[1-9]$/.test(event.key)) return;
+    const index = Number(event.key) - 1;
+    event.preventDefault();
+    if (index < item.options.length) {
+      const option = item.options[index];
+      if (option !== undefined) update(pickOption(state, item, option.label));
+      optionsRef.current?.querySelectorAll<HTMLInputElement>("input")[index]?.focus();
+    } else if (index === item.options.length) {
+      update(chooseOther(state, item));
+      otherInputRef.current?.focus();
+    }
+  }
+
+  const answeredHere = answers[key] !== undefined;
+
+  return (
+    <section
+      ref={rootRef}
+      className="qcard qflow"
+      aria-label={t("generic.region")}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="qflow-head">
+        <span className="qflow-chip">{item.header}</span>
+        {aside}
+        <span className="qflow-head-spacer" />
+        {total > 1 && (
+          <span className="qflow-pager">
+            <button
+              type="button"
+              className="qbtn qbtn--icon"
+              aria-label={t("generic.previous")}
+              disabled={latched || page === 0}
+              onClick={() => goTo(page - 1, false)}
+            >
+              ‹
+            </button>
+            <span className="qflow-pager-count">
+              {t("generic.pager", { current: page + 1, total })}
+            </span>
+            <button
+              type="button"
+              className="qbtn qbtn--icon"
+              aria-label={t("generic.next")}
+              disabled={latched || isLast}
+              onClick={() => goTo(page + 1, false)}
+            >
+              ›
+            </button>
+          </span>
+        )}
+        <button
+          type="button"
+          className="qbtn qbtn--icon"
+          aria-label={dismissLabel ?? t("generic.dismiss")}
+          disabled={latched}
+          onClick={dismiss}
+        >
+          ×
+        </button>
+      </header>
+
+      <fieldset className="qflow-body" disabled={latched} data-answered={answeredHere}>
+        <legend className="qflow-question">{item.question}</legend>
+        {item.detail !== undefined && item.detail !== "" && (
+          <div className="qflow-detail qmarkdown">
+            <QuestionMarkdown text={item.detail} />
+          </div>
+        )}
+        <p className="qflow-hint">
+          {t(item.multiSelect ? "generic.pickAny" : "generic.pickOne")} ·{" "}
+          {t("generic.keyboardHint")}
+        </p>
+        <ol ref={optionsRef} className="qflow-options">
+          {item.options.map((option, index) => {
+            const id = `${groupName}-${page}-${index}`;
+            const described = option.description ? `${id}-desc` : undefined;
+            return (
+              <li key={option.label} className="qflow-option">
+                <input
+                  id={id}
+                  type={inputType}
+                  name={`${groupName}-${page}`}
+                  checked={picks.includes(option.label)}
+                  aria-describedby={described}
+                  onChange={() => update(pickOption(state, item, option.label))}
+                />
+                <label htmlFor={id}>
+                  <span className="qflow-num" aria-hidden="true">
+                    {index + 1}
+                  </span>
+                  <span className="qflow-label">{option.label}</span>
+                </label>
+                {described !== undefined && (
+                  <p id={described} className="qflow-desc">
+                    {option.description}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+          <li className="qflow-option qflow-option--other">
+            <input
+              id={`${groupName}-${page}-other`}
+              type={inputType}
+              name={`${groupName}-${page}`}
+              checked={otherChosen}
+              onChange={() => {
+                update(chooseOther(state, item));
+                otherInputRef.current?.focus();
+              }}
+            />
+            <label htmlFor={`${groupName}-${page}-other`}>
+              <span className="qflow-num" aria-hidden="true">
+                {item.options.length + 1}
+              </span>
+              <span className="qflow-label">{t("generic.other")}</span>
+            </label>
+            <input
+              ref={otherInputRef}
+              type="text"
+              className="qflow-other-text"
+              aria-label={t("generic.otherInput")}
+              placeholder={t("generic.otherPlaceholder")}
+              maxLength={4000}
+              value={otherText}
+              onChange={(event) => update(typeOther(state, item, event.target.value))}
+            />
+          </li>
+        </ol>
+      </fieldset>
+
+      {rejection !== null && <ReceiptMessage rejection={rejection} />}
+
+      <footer className="qcard-actions">
+        <button type="button" className="qbtn" disabled={latched} onClick={skip}>
+          {t("generic.skip")}
+        </button>
+        {isLast ? (
+          <button
+            type="button"
+            className="qbtn qbtn--primary"
+            disabled={latched}
+            onClick={() => submit(state)}
+          >
+            {t("generic.submit")}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="qbtn qbtn--primary"
+            disabled={latched}
+            onClick={() => goTo(page + 1, true)}
+          >
+            {t("generic.nextButton")}
+          </button>
+        )}
+      </footer>
+    </section>
+  );
+}

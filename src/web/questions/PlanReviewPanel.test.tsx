@@ -1,0 +1,184 @@
+// @vitest-environment jsdom
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { AskUserQuestionItem } from "../../protocol/index.ts";
+import { PlanReviewPanel, type PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
+import { planReviewOf } from "./planReviewOf.ts";
+import { renderWithI18n, type TestLanguage } from "./renderWithI18n.tsx";
+import { questionRequest, reviewItem } from "./testFixtures.ts";
+
+function reviewFrom(item: AskUserQuestionItem) {
+  const review = planReviewOf(questionRequest(item));
+  if (review === null) throw new Error("fixture is not a plan review");
+  return review;
+}
+
+function setup(
+  item: AskUserQuestionItem = reviewItem,
+  extra: Partial<PlanReviewPanelProps> = {},
+  lng: TestLanguage = "en",
+) {
+  const props: PlanReviewPanelProps = {
+    review: reviewFrom(item),
+    onAnswer: vi.fn(),
+    onCancel: vi.fn(),
+    onDraft: vi.fn(),
+    focusComposer: vi.fn(),
+    ...extra,
+  };
+  const view = renderWithI18n(<PlanReviewPanel {...props} />, lng);
+  const rerender = (more: Partial<PlanReviewPanelProps>) =>
+    view.rerender(<PlanReviewPanel {...props} {...more} />);
+  return { props, rerender, user: userEvent.setup() };
+}
+
+describe("PlanReviewPanel", () => {
+  it("[I5] shows the amber strip and renders the plan as markdown", () => {
+    setup();
+    expect(screen.getByText("Plan review")).toBeInTheDocument();
+    const body = screen.getByRole("region", { name: "Plan" });
+    expect(within(body).getByRole("heading", { name: "Steps" })).toBeInTheDocument();
+    expect(within(body).getByRole("table")).toBeInTheDocument();
+    expect(within(body).getByRole("cell", { name: "db.ts" })).toBeInTheDocument();
+  });
+
+  it("[I5] lets keyboard users focus the scrolling plan body", () => {
+    setup();
+    expect(screen.getByRole("region", { name: "Plan" })).toHaveAttribute("tabindex", "0");
+  });
+
+  it("[I5] names the card with the question text instead of showing it as a headline", () => {
+    setup();
+    const card = screen.getByRole("region", { name: reviewItem.question });
+    expect(card).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: reviewItem.question })).not.toBeInTheDocument();
+    expect(screen.queryByText(reviewItem.question)).not.toBeInTheDocument();
+  });
+
+  it("[I5] has no pager, radio rows, skip or custom-answer row", () => {
+    setup();
+    expect(screen.queryByRole("radio")).not.toBeInTheDocument();
+    expect(screen.queryByRole("checkbox")).not.toBeInTheDocument();
+    expect(screen.queryByText("1 / 1")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Next question" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Skip this question" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: "Custom answer" })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Other/)).not.toBeInTheDocument();
+  });
+
+  it("[I5] puts Chat about it, Refuse and Approve in that order", () => {
+    setup();
+    const names = screen.getAllByRole("button").map((button) => button.textContent);
+    expect(names.slice(-3)).toEqual(["Chat about it", "Refuse", "Approve"]);
+  });
+
+  it("[I5] Approve answers with the asker's own approve label", async () => {
+    const { props, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(props.onAnswer).toHaveBeenCalledTimes(1);
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: { labels: ["Go ahead"] },
+    });
+  });
+
+  it("[I5] Refuse answers with the asker's own other label", async () => {
+    const { props, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Refuse" }));
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: { labels: ["Not yet"] },
+    });
+  });
+
+  it("[I5] shows the asker's descriptions as tooltips", () => {
+    setup();
+    expect(screen.getByRole("button", { name: "Approve" })).toHaveAttribute(
+      "title",
+      "Leave plan mode and start editing",
+    );
+    expect(screen.getByRole("button", { name: "Refuse" })).toHaveAttribute(
+      "title",
+      "Stay in plan mode",
+    );
+  });
+
+  it("[I5] shows no tooltip when the asker gave no description", () => {
+    setup({ ...reviewItem, options: [{ label: "Go ahead" }, { label: "Not yet" }] });
+    expect(screen.getByRole("button", { name: "Approve" })).not.toHaveAttribute("title");
+    expect(screen.getByRole("button", { name: "Refuse" })).not.toHaveAttribute("title");
+  });
+
+  it("[I5] leaves Refuse out when only approve is offered", () => {
+    setup({ ...reviewItem, options: [{ label: "Go ahead" }] });
+    expect(screen.getByRole("button", { name: "Approve" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Refuse" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Add feedback" })).not.toBeInTheDocument();
+  });
+
+  it("[I7] Chat about it cancels the request and returns focus to the composer", async () => {
+    const order: string[] = [];
+    const { props, user } = setup(reviewItem, {
+      onCancel: vi.fn(() => order.push("cancel")),
+      focusComposer: vi.fn(() => order.push("focus")),
+    });
+    await user.click(screen.getByRole("button", { name: "Chat about it" }));
+    expect(order).toEqual(["cancel", "focus"]);
+    expect(props.onAnswer).not.toHaveBeenCalled();
+  });
+
+  it("[I6] disables every action after a click until the receipt arrives", async () => {
+    const { props, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    for (const name of ["Chat about it", "Refuse", "Approve"])
+      expect(screen.getByRole("button", { name })).toBeDisabled();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(props.onAnswer).toHaveBeenCalledTimes(1);
+  });
+
+  it("[I6] re-arms after a rejected receipt and says why", async () => {
+    const { props, rerender, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    rerender({ receipt: { ok: false, code: "NOT_PENDING" } });
+    for (const name of ["Chat about it", "Refuse", "Approve"])
+      expect(screen.getByRole("button", { name })).toBeEnabled();
+    expect(screen.getByRole("alert")).toHaveTextContent(/no longer waiting/);
+    await user.click(screen.getByRole("button", { name: "Refuse" }));
+    expect(props.onAnswer).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("[I6] stays latched after an accepted receipt", async () => {
+    const { rerender, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    rerender({ receipt: { ok: true } });
+    expect(screen.getByRole("button", { name: "Approve" })).toBeDisabled();
+  });
+
+  it("[P9] Refuse with feedback carries the text beside the refuse label", async () => {
+    const { props, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Add feedback" }));
+    await user.type(
+      screen.getByRole("textbox", { name: /Feedback for the agent/ }),
+      "Split the migration in two",
+    );
+    await user.click(screen.getByRole("button", { name: "Refuse" }));
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: { labels: ["Not yet"], other: "Split the migration in two" },
+    });
+  });
+
+  it("[X3] restores typed feedback from the draft", () => {
+    setup(reviewItem, { draft: { page: 0, picks: {}, other: {}, feedback: "Keep it small" } });
+    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveValue(
+      "Keep it small",
+    );
+  });
+
+  it("[I8] renders its copy in zh-CN", () => {
+    setup(reviewItem, {}, "zh-CN");
+    expect(screen.getByText("计划审阅")).toBeInTheDocument();
+    for (const name of ["先聊聊", "拒绝", "批准"])
+      expect(screen.getByRole("button", { name })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "计划" })).toBeInTheDocument();
+  });
+});

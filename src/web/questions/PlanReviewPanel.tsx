@@ -1,0 +1,145 @@
+import { useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
+import type { PlanReview } from "./planReviewOf.ts";
+import { QuestionMarkdown } from "./QuestionMarkdown.tsx";
+import { ReceiptMessage } from "./ReceiptMessage.tsx";
+import type { ReceiptView } from "./types.ts";
+import { useClaimFocus } from "./useClaimFocus.ts";
+import { useOneShotLatch } from "./useOneShotLatch.ts";
+import { useQuestionActivity } from "./useQuestionActivity.ts";
+import "./questions.css";
+
+export interface PlanReviewPanelProps {
+  review: PlanReview;
+  draft?: QuestionDraft;
+  receipt?: ReceiptView;
+  onAnswer(answers: QuestionAnswers): void;
+  onCancel(): void;
+  onDraft?(draft: QuestionDraft): void;
+  focusComposer(): void;
+}
+
+/**
+ * I5–I7: a plan review is one decision over one document, drawn as an approval card.
+ * No single-key shortcuts: nothing here may approve by accident.
+ */
+export function PlanReviewPanel({
+  review,
+  draft,
+  receipt,
+  onAnswer,
+  onCancel,
+  onDraft,
+  focusComposer,
+}: PlanReviewPanelProps) {
+  const { t } = useTranslation("question");
+  const { question, plan, approve, refuse } = review;
+  const [feedback, setFeedback] = useState(draft?.feedback ?? "");
+  const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
+  const { latched, rejection, fire } = useOneShotLatch(receipt);
+  const activity = useQuestionActivity({ onDraft: onDraft ?? (() => {}) });
+  const bodyRef = useRef<HTMLElement>(null);
+  const feedbackId = useId();
+  // The plan body, not a button, takes focus: Enter on a focused Approve would be an accident.
+  useClaimFocus(bodyRef);
+
+  function answer(label: string, other?: string) {
+    fire(() => {
+      activity.discard();
+      onAnswer({
+        [question.question]: other === undefined ? { labels: [label] } : { labels: [label], other },
+      });
+    });
+  }
+
+  function onRefuse() {
+    if (refuse === undefined) return;
+    const text = feedback.trim();
+    answer(refuse.label, text === "" ? undefined : text);
+  }
+
+  function onChat() {
+    fire(() => {
+      activity.discard();
+      onCancel();
+      focusComposer();
+    });
+  }
+
+  function onFeedbackChange(text: string) {
+    setFeedback(text);
+    activity.record({ page: 0, picks: {}, other: {}, feedback: text });
+  }
+
+  return (
+    <section className="qcard qreview" aria-label={question.question}>
+      <div className="qcard-strip qcard-strip--amber">{t("planReview.strip")}</div>
+      <section
+        ref={bodyRef}
+        className="qreview-body qmarkdown"
+        aria-label={t("planReview.body")}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
+        tabIndex={0}
+      >
+        <QuestionMarkdown text={plan} />
+      </section>
+
+      {refuse !== undefined && (
+        <div className="qreview-feedback">
+          <button
+            type="button"
+            className="qbtn qbtn--link"
+            aria-expanded={feedbackOpen}
+            aria-controls={feedbackId}
+            onClick={() => setFeedbackOpen((open) => !open)}
+          >
+            {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+          </button>
+          <div id={feedbackId} hidden={!feedbackOpen}>
+            <label className="qreview-feedback-label">
+              <span>{t("planReview.feedbackLabel")}</span>
+              <textarea
+                className="qreview-feedback-text"
+                rows={3}
+                maxLength={4000}
+                placeholder={t("planReview.feedbackPlaceholder")}
+                value={feedback}
+                disabled={latched}
+                onChange={(event) => onFeedbackChange(event.target.value)}
+              />
+            </label>
+          </div>
+        </div>
+      )}
+
+      {rejection !== null && <ReceiptMessage rejection={rejection} />}
+
+      <div className="qcard-actions">
+        <button type="button" className="qbtn" disabled={latched} onClick={onChat}>
+          {t("planReview.chat")}
+        </button>
+        {refuse !== undefined && (
+          <button
+            type="button"
+            className="qbtn"
+            title={refuse.description || undefined}
+            disabled={latched}
+            onClick={onRefuse}
+          >
+            {t("planReview.refuse")}
+          </button>
+        )}
+        <button
+          type="button"
+          className="qbtn qbtn--primary"
+          title={approve.description || undefined}
+          disabled={latched}
+          onClick={() => answer(approve.label)}
+        >
+          {t("planReview.approve")}
+        </button>
+      </div>
+    </section>
+  );
+}
