@@ -6,6 +6,7 @@ import {
   readModelConfigFile,
   SCRIPTED_PROVIDER_ID,
 } from "./config.ts";
+import { bundledScenarios } from "./scripted/load.ts";
 
 export type ProviderKind = "openai" | "anthropic" | "scripted";
 
@@ -57,7 +58,7 @@ export function scriptedEntries(scenarios: readonly string[]): CatalogEntry[] {
   return scenarios.map((scenario) => ({
     ref: `${SCRIPTED_PROVIDER_ID}/${scenario}`,
     providerId: SCRIPTED_PROVIDER_ID,
-    providerName: "Scripted (no key)",
+    providerName: SCRIPTED_PROVIDER_ID,
     kind: "scripted",
     modelId: scenario,
     label: `Scripted: ${scenario}`,
@@ -79,8 +80,8 @@ export interface ModelCatalogOptions {
   readonly configPath?: string | undefined;
   readonly workspace: string;
   readonly env: Env;
-  /** Scenario names the scripted provider can run, e.g. `["demo"]`. */
-  readonly scriptedScenarios: () => readonly string[] | Promise<readonly string[]>;
+  /** Scenario names the scripted provider can run; the bundled ones by default. */
+  readonly scriptedScenarios?: () => readonly string[] | Promise<readonly string[]>;
 }
 
 /**
@@ -93,7 +94,7 @@ export function createModelCatalog(options: ModelCatalogOptions): ConfiguredMode
   const load = async (): Promise<ModelSetup> => {
     const [config, scenarios] = await Promise.all([
       readModelConfigFile(path, { required }),
-      options.scriptedScenarios(),
+      (options.scriptedScenarios ?? bundledScenarios)(),
     ]);
     const setup = buildModelSetup(config, options.env);
     return { ...setup, entries: [...scriptedEntries(scenarios), ...setup.entries] };

@@ -231,7 +231,7 @@ describe("model config", () => {
     expect(text).not.toContain("sk-ant-env-secret");
     expect(text).not.toContain("127.0.0.1");
     expect(info).toEqual([
-      { ref: "scripted/demo", provider: "Scripted (no key)", label: "Scripted: demo" },
+      { ref: "scripted/demo", provider: "scripted", label: "Scripted: demo" },
       { ref: "inline/m1", provider: "inline", label: "m1" },
       { ref: "fromEnv/c1", provider: "fromEnv", label: "c1" },
     ]);

@@ -35,7 +35,8 @@ export interface ModelResponse {
 /** Raised for any failure talking to a model; the turn ends with its message (M1). */
 export class ModelError extends Error {
   constructor(
-    readonly kind: "auth" | "rate_limit" | "network" | "bad_response" | "scenario",
+    /** `config`: the model reference or its provider's settings cannot be used (M3). */
+    readonly kind: "auth" | "rate_limit" | "network" | "bad_response" | "scenario" | "config",
     message: string,
   ) {
     super(message);

@@ -1,0 +1,128 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createModelCatalog } from "./catalog.ts";
+import { createModelProvider, providerIdOf, resolveModelChoice } from "./factory.ts";
+import { ModelError } from "./provider.ts";
+import { anthropicStream } from "./testing/fakeAnthropic.ts";
+import { openAIStream } from "./testing/fakeOpenAI.ts";
+import { type LoopbackApi, startLoopbackApi } from "./testing/loopbackApi.ts";
+
+let dir: string;
+const apis: LoopbackApi[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "plangate-factory-"));
+});
+
+afterEach(async () => {
+  await Promise.all(apis.splice(0).map((api) => api.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function catalogWith(providers: Record<string, unknown>) {
+  const configPath = join(dir, "plangate.json");
+  await writeFile(configPath, JSON.stringify({ providers }));
+  return createModelCatalog({ configPath, workspace: dir, env: {} });
+}
+
+const request = () => ({
+  system: "",
+  messages: [{ role: "user" as const, content: "hi" }],
+  tools: [],
+  signal: new AbortController().signal,
+});
+
+describe("createModelProvider", () => {
+  it("[M1] builds an OpenAI-compatible provider that talks to the configured base URL", async () => {
+    const api = await startLoopbackApi([openAIStream([{ content: "from local" }])]);
+    apis.push(api);
+    const catalog = await catalogWith({
+      local: {
+        kind: "openai",
+        baseURL: `${api.origin}/v1`,
+        models: [{ id: "qwen3", reasoningLevels: ["low", "high"] }],
+      },
+    });
+    const provider = await createModelProvider("QWEN3$high", { catalog, maxRetries: 0 });
+    expect(provider.ref).toBe("local/qwen3$high");
+    const response = await provider.complete(request());
+    expect(response.text).toBe("from local");
+    expect(api.requests[0]?.body).toMatchObject({ model: "qwen3", reasoning_effort: "high" });
+  });
+
+  it("[M1] builds an Anthropic provider with the key from the config", async () => {
+    const api = await startLoopbackApi([anthropicStream([{ type: "text", parts: ["hello"] }])]);
+    apis.push(api);
+    const catalog = await catalogWith({
+      claude: { kind: "anthropic", baseURL: api.origin, apiKey: "k-123456", models: [{ id: "c" }] },
+    });
+    const provider = await createModelProvider("claude/c", { catalog, maxRetries: 0 });
+    expect((await provider.complete(request())).text).toBe("hello");
+    expect(api.requests[0]?.path).toBe("/v1/messages");
+  });
+
+  it("[M1] hands scripted references to the scripted provider", async () => {
+    const catalog = await catalogWith({});
+    const made: string[] = [];
+    const deps = {
+      catalog,
+      createScripted: (ref: string) => {
+        made.push(ref);
+        return {
+          ref,
+          complete: async () => ({ text: "", toolCalls: [], stopReason: "end" as const }),
+        };
+      },
+    };
+    await createModelProvider("scripted/demo", deps);
+    await createModelProvider("demo", deps);
+    await createModelProvider("scripted:demo", deps);
+    expect(made).toEqual(["scripted/demo", "scripted/demo", "scripted:demo"]);
+    const real = await createModelProvider("scripted:demo", { catalog });
+    expect(real.ref).toBe("scripted/demo");
+  });
+
+  it("[M3] refuses an unknown or disabled model with a config error naming ListModels", async () => {
+    const catalog = await catalogWith({
+      oa: { kind: "openai", models: [{ id: "gpt-5.4" }] },
+    });
+    const missing = createModelProvider("nope", { catalog });
+    await expect(missing).rejects.toBeInstanceOf(ModelError);
+    await expect(missing).rejects.toMatchObject({ kind: "config" });
+    await expect(missing).rejects.toThrow("ListModels");
+    await expect(createModelProvider("oa/gpt-5.4", { catalog })).rejects.toThrow(
+      "no API key: set OPENAI_API_KEY",
+    );
+  });
+});
+
+describe("resolveModelChoice", () => {
+  it("[M3] returns the canonical ref, honouring the current provider", async () => {
+    const catalog = await catalogWith({
+      a: { kind: "openai", apiKey: "k", models: [{ id: "same" }] },
+      b: { kind: "openai", apiKey: "k", models: [{ id: "same" }] },
+    });
+    expect(await resolveModelChoice("SAME", { catalog, currentProvider: "b" })).toEqual({
+      ok: true,
+      ref: "b/same",
+    });
+    expect(await resolveModelChoice("same", { catalog })).toMatchObject({
+      ok: false,
+      code: "ambiguous",
+    });
+    expect(providerIdOf("b/same")).toBe("b");
+  });
+
+  it("[M3] accepts a scripted scenario file only when it exists", async () => {
+    const catalog = await catalogWith({});
+    await writeFile(join(dir, "mine.yaml"), "turns: []\n");
+    expect(await resolveModelChoice("scripted:mine.yaml", { catalog, baseDir: dir })).toEqual({
+      ok: true,
+      ref: `scripted/${join(dir, "mine.yaml")}`,
+    });
+    expect(await resolveModelChoice("scripted:gone.yaml", { catalog, baseDir: dir })).toMatchObject(
+      { ok: false, code: "not_found" },
+    );
+  });
+});

@@ -1,0 +1,90 @@
+import { existsSync } from "node:fs";
+import { createAnthropicProvider } from "./anthropic.ts";
+import type { ConfiguredModelCatalog } from "./catalog.ts";
+import { createOpenAICompatibleProvider } from "./openaiCompatible.ts";
+import type { ModelProvider } from "./provider.ts";
+import { ModelError } from "./provider.ts";
+import { type ResolveFailureCode, resolveModelRef } from "./resolveModelRef.ts";
+import { createScriptedProvider, parseScriptedRef } from "./scripted/load.ts";
+
+export interface ModelProviderDeps {
+  readonly catalog: ConfiguredModelCatalog;
+  /** The provider id of the session's current model; settles a bare id offered twice (M3). */
+  readonly currentProvider?: string | undefined;
+  /** Where `scripted:<relative path>` scenario files are looked up. */
+  readonly baseDir?: string | undefined;
+  readonly createScripted?: (ref: string, baseDir?: string) => ModelProvider;
+  /** Retries of the vendor SDKs; small so a failing model ends the turn quickly. */
+  readonly maxRetries?: number;
+}
+
+export type ModelChoice =
+  | { ok: true; ref: string }
+  | { ok: false; code: ResolveFailureCode; message: string };
+
+/** The provider part of `provider/model`, for `currentProvider`. */
+export function providerIdOf(ref: string): string | undefined {
+  const slash = ref.indexOf("/");
+  return slash > 0 ? ref.slice(0, slash) : undefined;
+}
+
+/** A scenario file named directly (`scripted:path.yaml`) rather than a bundled scenario. */
+function isScriptedRef(ref: string): boolean {
+  return /^scripted[:/]/i.test(ref.trim());
+}
+
+/**
+ * M3 for `model.set` and `--model`: the canonical ref to store for what the user picked, or
+ * why it cannot be used. Scripted scenario files are accepted when the file exists.
+ */
+export async function resolveModelChoice(
+  ref: string,
+  deps: Pick<ModelProviderDeps, "catalog" | "currentProvider" | "baseDir">,
+): Promise<ModelChoice> {
+  const { entries } = await deps.catalog.load();
+  const resolved = resolveModelRef(ref, entries, deps.currentProvider);
+  if (resolved.ok) return { ok: true, ref: resolved.canonicalRef };
+  if (isScriptedRef(ref) && resolved.code === "not_found") {
+    const scripted = parseScriptedRef(ref, deps.baseDir);
+    if (scripted !== undefined && existsSync(scripted.file)) return { ok: true, ref: scripted.ref };
+  }
+  return resolved;
+}
+
+/**
+ * Builds the provider for a model reference: the catalog decides which provider and
+ * model it means, the configuration supplies the connection. Throws
+ * `ModelError("config")` when the reference cannot be used.
+ */
+export async function createModelProvider(
+  ref: string,
+  deps: ModelProviderDeps,
+): Promise<ModelProvider> {
+  const createScripted = deps.createScripted ?? createScriptedProvider;
+  const setup = await deps.catalog.load();
+  const resolved = resolveModelRef(ref, setup.entries, deps.currentProvider);
+  if (!resolved.ok) {
+    if (isScriptedRef(ref) && resolved.code === "not_found") {
+      return createScripted(ref, deps.baseDir);
+    }
+    throw new ModelError("config", resolved.message);
+  }
+  const { entry, level, canonicalRef } = resolved;
+  if (entry.kind === "scripted") return createScripted(entry.ref, deps.baseDir);
+
+  const connection = setup.connections.get(entry.providerId);
+  if (connection === undefined) {
+    throw new ModelError("config", `No connection is configured for ${entry.providerId}.`);
+  }
+  const options = {
+    ref: canonicalRef,
+    model: entry.modelId,
+    baseURL: connection.baseURL,
+    apiKey: connection.apiKey,
+    reasoningLevel: level,
+    maxRetries: deps.maxRetries ?? 1,
+  };
+  return connection.kind === "anthropic"
+    ? createAnthropicProvider(options)
+    : createOpenAICompatibleProvider(options);
+}
