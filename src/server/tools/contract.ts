@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { AskUserQuestionItem, ExecutionMode, QuestionAnswers } from "../../protocol/index.ts";
+import type { ModelCatalog } from "../models/catalog.ts";
 
 /** What a question asked through the interaction service came back with (Q3, Q8, A3). */
 export type AskOutcome =
@@ -22,6 +23,10 @@ export interface ToolContext {
     toolCallId: string;
     questions: AskUserQuestionItem[];
   }) => Promise<AskOutcome>;
+  /** The session's model ref (`provider/model`, maybe `$level`), for ListModels' `[current]`. */
+  readonly currentModel?: () => string;
+  /** The host's model catalog (M2); absent when the host offers none. */
+  readonly catalog?: ModelCatalog;
 }
 
 export interface ToolResult {
