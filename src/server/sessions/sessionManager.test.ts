@@ -1,0 +1,389 @@
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Database } from "better-sqlite3";
+import { z } from "zod";
+import { DEFAULT_SETTINGS, type SessionEntry } from "../../protocol/index.ts";
+import { FakeClock } from "../interactions/fakeClock.ts";
+import type { InteractionRegistry } from "../interactions/port.ts";
+import { createInteractionRegistry } from "../interactions/registry.ts";
+import { ModelError, type ModelProvider } from "../models/provider.ts";
+import { parseScenario } from "../models/scripted/scenario.ts";
+import { ScriptedProvider } from "../models/scripted/scriptedProvider.ts";
+import { decidePermission } from "../permissions/decide.ts";
+import { openDatabase } from "../store/database.ts";
+import { randomId } from "../store/ids.ts";
+import { SessionLog } from "../store/sessionLog.ts";
+import { tempDir } from "../testing/helpers.ts";
+import { waitForEntry } from "../testing/waitFor.ts";
+import type { ToolContract } from "../tools/contract.ts";
+import { defaultTools } from "../tools/defaultTools.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import { SessionManager, type SessionManagerDeps } from "./sessionManager.ts";
+
+const askYaml = `
+turns:
+  - match: ask
+    steps:
+      - tools:
+          - name: AskUserQuestion
+            input:
+              questions:
+                - question: Which database should we use?
+                  header: Database
+                  multiSelect: false
+                  options:
+                    - { label: SQLite, description: small }
+                    - { label: Postgres, description: big }
+      - say: "You said: {{result}}"
+  - match: slow
+    steps:
+      - say: one two three four five six seven eight nine ten eleven twelve
+        delayMs: 200
+  - steps:
+      - say: Looking.
+        tools:
+          - { name: Read, input: { pathh: README.md } }
+          - { name: Nope, input: {} }
+      - tools:
+          - { name: Read, input: { path: README.md } }
+      - say: "Read: {{result}}"
+`;
+
+describe("session manager and turn loop", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let workspace: string;
+  let dbPath: string;
+  let db: Database;
+  let log: SessionLog;
+  let clock: FakeClock;
+  let registry: InteractionRegistry;
+  let manager: SessionManager;
+
+  const open = (provider: ModelProvider, extra: Partial<SessionManagerDeps> = {}) => {
+    db = openDatabase(dbPath);
+    log = new SessionLog(db, clock);
+    registry = createInteractionRegistry({
+      append: (sessionId, entry) => log.append(sessionId, entry),
+      clock,
+      settings: () => DEFAULT_SETTINGS,
+      timings: { graceMs: 1_000, deadlineMs: 5_000 },
+      newId: () => randomId("int_"),
+    });
+    manager = new SessionManager({
+      log,
+      interactions: registry,
+      tools: new ToolRegistry(extra.tools ? extra.tools.list() : defaultTools()),
+      providerFor: () => provider,
+      permissions: decidePermission,
+      workspace,
+      defaultModel: "scripted/test",
+      defaultMode: "build",
+      ...extra,
+    });
+    manager.start();
+  };
+  const scripted = (yaml = askYaml) =>
+    new ScriptedProvider("scripted/test", parseScenario(yaml, "t.yaml"));
+  const entries = (sessionId: string): SessionEntry[] =>
+    log.entriesAfter(sessionId, 0).map((stored) => stored.entry);
+  const kinds = (sessionId: string) => entries(sessionId).map((entry) => entry.kind);
+
+  beforeEach(() => {
+    dir = tempDir();
+    workspace = join(realpathSync(dir.path), "ws");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "README.md"), "# Demo readme\n");
+    dbPath = join(dir.path, "db", "plangate.db");
+    clock = new FakeClock();
+  });
+  afterEach(async () => {
+    await manager.close();
+    db.close();
+    dir.remove();
+  });
+
+  it("[M1] plays a scripted turn with tools; invalid input becomes an error result and the loop goes on", async () => {
+    open(scripted());
+    const { id } = manager.create({ title: "demo" });
+    manager.prompt(id, "read the readme please");
+    await manager.idle(id);
+    expect(kinds(id)).toEqual([
+      "session.created",
+      "user.message",
+      "turn.started",
+      "assistant.message",
+      "tool.call",
+      "tool.call",
+      "tool.result",
+      "tool.result",
+      "tool.call",
+      "tool.result",
+      "assistant.message",
+      "turn.ended",
+    ]);
+    const results = entries(id).filter((e) => e.kind === "tool.result");
+    expect(results[0]).toMatchObject({ isError: true, name: "Read" });
+    expect(results[0]!.kind === "tool.result" && results[0]!.output).toMatch(/pathh|path/);
+    expect(results[1]).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/no tool named "Nope"/),
+    });
+    expect(results[2]).toMatchObject({ isError: false, output: "1\t# Demo readme\n" });
+    expect(entries(id).at(-2)).toEqual({
+      kind: "assistant.message",
+      text: "Read: 1\t# Demo readme\n",
+    });
+    expect(entries(id).at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+  });
+
+  it("names every bad field of an invalid input", async () => {
+    open(scripted());
+    const { id } = manager.create();
+    manager.prompt(id, "x");
+    await manager.idle(id);
+    const first = entries(id).find((e) => e.kind === "tool.result");
+    expect(first?.kind === "tool.result" && first.output).toMatch(
+      /- path: .*\n- \(input\): .*pathh/s,
+    );
+  });
+
+  it("asks the user through the interaction registry and passes the answer to the model", async () => {
+    open(scripted());
+    const { id } = manager.create();
+    manager.prompt(id, "please ask me");
+    const requested = await waitForEntry(log, id, "interaction.requested");
+    const receipt = registry.answer(requested.entry.request.interactionId, {
+      "Which database should we use?": { labels: ["SQLite"] },
+    });
+    expect(receipt).toEqual({ ok: true });
+    await manager.idle(id);
+    const last = entries(id)
+      .filter((e) => e.kind === "assistant.message")
+      .at(-1);
+    expect(last?.kind === "assistant.message" && last.text).toMatch(/^You said: .*SQLite/s);
+    expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "completed" });
+  });
+
+  it("[Q8] cancelling a turn aborts its question, records the result and ends the turn", async () => {
+    open(scripted());
+    const { id } = manager.create();
+    manager.prompt(id, "ask");
+    await waitForEntry(log, id, "interaction.requested");
+    expect(manager.cancelTurn(id)).toBe(true);
+    await manager.idle(id);
+    const tail = entries(id).slice(-3);
+    expect(tail[0]).toMatchObject({ kind: "interaction.resolved", outcome: { type: "aborted" } });
+    expect(tail[1]).toMatchObject({ kind: "tool.result", name: "AskUserQuestion" });
+    expect(tail[2]).toEqual({ kind: "turn.ended", reason: "cancelled" });
+    expect(registry.pendingCount(id)).toBe(0);
+    expect(manager.cancelTurn(id)).toBe(false);
+  });
+
+  it("cancels a streaming model call and keeps nothing half-done", async () => {
+    const deltas: string[] = [];
+    open(scripted(), { onDelta: (_id, text) => deltas.push(text) });
+    const { id } = manager.create();
+    manager.prompt(id, "slow");
+    await vi.waitFor(() => expect(deltas.length).toBeGreaterThan(0));
+    manager.cancelTurn(id);
+    await manager.idle(id);
+    expect(kinds(id).slice(-2)).toEqual(["turn.started", "turn.ended"]);
+    expect(entries(id).at(-1)).toEqual({ kind: "turn.ended", reason: "cancelled" });
+  });
+
+  it("steers a message sent during a turn into the next model call", async () => {
+    const seen: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const provider: ModelProvider = {
+      ref: "test/steer",
+      async complete(request) {
+        seen.push(request.messages.filter((m) => m.role === "user").map((m) => m.content));
+        if (seen.length === 1) await gate;
+        return { text: `reply ${seen.length}`, toolCalls: [], stopReason: "end" };
+      },
+    };
+    open(provider);
+    const { id } = manager.create();
+    manager.prompt(id, "first");
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    manager.prompt(id, "second");
+    expect(kinds(id).filter((k) => k === "turn.started")).toHaveLength(1);
+    release();
+    await manager.idle(id);
+    expect(seen).toEqual([["first"], ["first", "second"]]);
+    expect(kinds(id).filter((k) => k === "turn.ended")).toHaveLength(1);
+  });
+
+  it("ends the turn with a notice when the model fails, losing nothing", async () => {
+    open({
+      ref: "test/broken",
+      complete: async () => {
+        throw new ModelError("auth", "the API key was rejected");
+      },
+    });
+    const { id } = manager.create();
+    manager.prompt(id, "hello");
+    await manager.idle(id);
+    expect(entries(id).slice(1)).toEqual([
+      { kind: "user.message", text: "hello" },
+      { kind: "turn.started" },
+      {
+        kind: "notice",
+        level: "error",
+        text: "The model call failed (auth): the API key was rejected",
+      },
+      {
+        kind: "turn.ended",
+        reason: "error",
+        message: "The model call failed (auth): the API key was rejected",
+      },
+    ]);
+  });
+
+  it("stops a turn that never finishes after the model-call limit", async () => {
+    let n = 0;
+    open(
+      {
+        ref: "test/loop",
+        complete: async () => ({
+          text: "",
+          toolCalls: [{ id: `c${n++}`, name: "Glob", input: { pattern: "*" } }],
+          stopReason: "tool_use",
+        }),
+      },
+      { maxModelCalls: 3 },
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "go");
+    await manager.idle(id);
+    expect(kinds(id).filter((k) => k === "tool.call")).toHaveLength(3);
+    expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "error" });
+  });
+
+  it("asks permission for a writing tool and honours allow and deny", async () => {
+    const write: ToolContract<{ text: string }> = {
+      name: "Write",
+      description: "writes",
+      inputSchema: z.strictObject({ text: z.string() }),
+      readOnly: false,
+      destructive: true,
+      summarize: (input) => `write ${input.text}`,
+      run: async (input) => ({ output: `wrote ${input.text}` }),
+    };
+    open(
+      scripted(
+        `turns:\n  - steps:\n      - tools: [{ name: Write, input: { text: a } }, { name: Write, input: { text: b } }]\n      - say: done\n`,
+      ),
+      { tools: new ToolRegistry([write]) },
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "write");
+    const first = await waitForEntry(log, id, "interaction.requested");
+    expect(first.entry.request).toMatchObject({ kind: "permission", summary: "write a" });
+    registry.decide(first.entry.request.interactionId, "allow_once");
+    const second = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.interactionId !== first.entry.request.interactionId,
+    );
+    registry.decide(second.entry.request.interactionId, "deny");
+    await manager.idle(id);
+    const results = entries(id).filter((e) => e.kind === "tool.result");
+    expect(results[0]).toMatchObject({ isError: false, output: "wrote a" });
+    expect(results[1]).toMatchObject({ isError: true, output: expect.stringMatching(/denied/) });
+  });
+
+  it("ends the turn right after a result that says so, skipping later calls", async () => {
+    const stop: ToolContract<unknown> = {
+      name: "Stop",
+      description: "stops",
+      inputSchema: z.unknown(),
+      readOnly: true,
+      destructive: false,
+      run: async () => ({ output: "stopped", endTurn: true }),
+    };
+    open(
+      scripted(
+        `turns:\n  - steps:\n      - tools: [{ name: Stop }, { name: Stop }]\n      - say: never\n`,
+      ),
+      {
+        tools: new ToolRegistry([stop]),
+      },
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "go");
+    await manager.idle(id);
+    expect(entries(id).slice(-3)).toEqual([
+      { kind: "tool.result", callId: "call_1_0", name: "Stop", isError: false, output: "stopped" },
+      expect.objectContaining({ kind: "tool.result", callId: "call_1_1", isError: true }),
+      { kind: "turn.ended", reason: "completed" },
+    ]);
+  });
+
+  it("switches modes per P1 and records each change once", () => {
+    open(scripted());
+    const { id } = manager.create({ mode: "edit" });
+    expect(manager.setMode(id, "plan")).toEqual({ permissionMode: "edit", planEnabled: true });
+    expect(manager.setMode(id, "plan")).toEqual({ permissionMode: "edit", planEnabled: true });
+    expect(manager.setMode(id, "yolo")).toEqual({ permissionMode: "yolo", planEnabled: false });
+    expect(kinds(id).filter((k) => k === "session.modeChanged")).toHaveLength(2);
+    expect(manager.summaries()[0]).toMatchObject({
+      id,
+      mode: { permissionMode: "yolo" },
+      pendingInteractions: 0,
+    });
+  });
+
+  it("[A7] resumes an open turn after a restart: the pending question is adopted and the turn completes", async () => {
+    open(scripted());
+    const { id } = manager.create();
+    manager.prompt(id, "ask");
+    const requested = await waitForEntry(log, id, "interaction.requested");
+    const before = log.entriesAfter(id, 0);
+    await manager.close();
+    db.close();
+
+    open(scripted());
+    expect(log.entriesAfter(id, 0)).toEqual(before);
+    expect(registry.pendingCount(id)).toBe(1);
+    expect(manager.isRunning(id)).toBe(true);
+    expect(
+      registry.answer(requested.entry.request.interactionId, {
+        "Which database should we use?": { labels: ["Postgres"] },
+      }),
+    ).toEqual({ ok: true });
+    await manager.idle(id);
+    expect(kinds(id).filter((k) => k === "interaction.requested")).toHaveLength(1);
+    const last = entries(id)
+      .filter((e) => e.kind === "assistant.message")
+      .at(-1);
+    expect(last?.kind === "assistant.message" && last.text).toMatch(/Postgres/);
+    expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "completed" });
+  });
+
+  it("re-runs a tool call that has no result after a restart, then continues the loop", async () => {
+    open(scripted());
+    const { id } = manager.create();
+    log.append(id, { kind: "user.message", text: "read it" });
+    log.append(id, { kind: "turn.started" });
+    log.append(id, { kind: "assistant.message", text: "Looking." });
+    log.append(id, {
+      kind: "tool.call",
+      callId: "call_1_0",
+      name: "Read",
+      input: { path: "README.md" },
+    });
+    await manager.close();
+    db.close();
+
+    open(scripted());
+    await manager.idle(id);
+    const after = entries(id).slice(5);
+    expect(after[0]).toMatchObject({ kind: "tool.result", callId: "call_1_0", isError: false });
+    expect(after.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+  });
+});

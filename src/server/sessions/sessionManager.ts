@@ -1,0 +1,308 @@
+import type {
+  ExecutionMode,
+  ModeName,
+  SessionEntry,
+  SessionSummary,
+  StoredEntry,
+} from "../../protocol/index.ts";
+import type { InteractionPort } from "../interactions/port.ts";
+import { ModelError, type ModelProvider } from "../models/provider.ts";
+import type { PermissionCheck } from "../permissions/decide.ts";
+import { newSessionId } from "../store/ids.ts";
+import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { TurnAborted, untilAborted } from "./abortable.ts";
+import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
+import { applyModeName, initialMode } from "./modes.ts";
+import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
+import { type ToolCallToRun, ToolExecutor } from "./toolExecutor.ts";
+
+export const MAX_MODEL_CALLS_PER_TURN = 50;
+
+export interface SessionManagerDeps {
+  log: SessionLog;
+  interactions: InteractionPort;
+  tools: ToolRegistry;
+  /** The provider for a session's model reference; may throw when it cannot be made. */
+  providerFor: (modelRef: string) => ModelProvider;
+  permissions: PermissionCheck;
+  /** Absolute real path of the workspace. */
+  workspace: string;
+  /** Model and mode of new sessions. */
+  defaultModel: string;
+  defaultMode: ModeName;
+  /** Streamed assistant text of the running turn; not stored. */
+  onDelta?: (sessionId: string, text: string) => void;
+  systemPrompt?: (context: SystemPromptContext) => string;
+  newId?: () => string;
+  maxModelCalls?: number;
+}
+
+/** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
+class ManagerClosed extends Error {}
+
+interface RunningTurn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Owns the sessions' turns: one turn at a time per session, each a loop of model calls and
+ * tool runs whose every step is an entry in the log. Everything it knows is read back from the
+ * log, so a restart continues an unfinished turn where it stopped.
+ */
+export class SessionManager {
+  private readonly running = new Map<string, RunningTurn>();
+  private readonly executor: ToolExecutor;
+  private closed = false;
+
+  constructor(private readonly deps: SessionManagerDeps) {
+    this.executor = new ToolExecutor(deps);
+  }
+
+  /** A7 + resume: rebuild pending interactions of every session and continue open turns. */
+  start(): void {
+    for (const session of this.deps.log.listSessions()) {
+      const entries = this.deps.log.entriesAfter(session.id, 0);
+      this.deps.interactions.restore(session.id, entries);
+      if (hasOpenTurn(entries)) this.launch(session.id, danglingCalls(entries));
+    }
+  }
+
+  create(options: { title?: string | undefined; mode?: ModeName | undefined } = {}): SessionRecord {
+    const { session } = this.deps.log.createSession({
+      id: (this.deps.newId ?? newSessionId)(),
+      title: options.title ?? "",
+      model: this.deps.defaultModel,
+      mode: initialMode(options.mode ?? this.deps.defaultMode),
+    });
+    return session;
+  }
+
+  summary(session: SessionRecord): SessionSummary {
+    return { ...session, pendingInteractions: this.deps.interactions.pendingCount(session.id) };
+  }
+
+  summaries(): SessionSummary[] {
+    return this.deps.log.listSessions().map((session) => this.summary(session));
+  }
+
+  /**
+   * Records the user's message. While a turn runs the message joins it (the next model call
+   * sees it); otherwise it starts a turn.
+   */
+  prompt(sessionId: string, text: string, options: { synthetic?: boolean } = {}): StoredEntry {
+    this.deps.log.requireSession(sessionId);
+    const entry: SessionEntry = options.synthetic
+      ? { kind: "user.message", text, synthetic: true }
+      : { kind: "user.message", text };
+    const stored = this.append(sessionId, entry);
+    if (!this.running.has(sessionId)) {
+      this.append(sessionId, { kind: "turn.started" });
+      this.launch(sessionId, []);
+    }
+    return stored;
+  }
+
+  /** Stops the running turn; returns false when none was running. */
+  cancelTurn(sessionId: string, reason = "the user stopped the turn"): boolean {
+    this.deps.log.requireSession(sessionId);
+    const turn = this.running.get(sessionId);
+    this.deps.interactions.abortSession(sessionId, reason);
+    if (!turn) return false;
+    turn.controller.abort(reason);
+    return true;
+  }
+
+  /** P4: the change is an entry first; the session row follows it in the same transaction. */
+  setMode(sessionId: string, name: ModeName): ExecutionMode {
+    const session = this.deps.log.requireSession(sessionId);
+    const mode = applyModeName(session.mode, name);
+    if (
+      mode.permissionMode !== session.mode.permissionMode ||
+      mode.planEnabled !== session.mode.planEnabled
+    ) {
+      this.append(sessionId, { kind: "session.modeChanged", mode });
+    }
+    return mode;
+  }
+
+  setModel(sessionId: string, model: string): void {
+    const session = this.deps.log.requireSession(sessionId);
+    if (session.model !== model) this.append(sessionId, { kind: "session.modelChanged", model });
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.running.has(sessionId);
+  }
+
+  /** Resolves once the session has no running turn. */
+  async idle(sessionId: string): Promise<void> {
+    for (let turn = this.running.get(sessionId); turn; turn = this.running.get(sessionId)) {
+      await turn.done;
+    }
+  }
+
+  /**
+   * Stops every turn without writing anything more: pending interactions stay pending and
+   * open turns resume on the next start (A7, R6).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.deps.interactions.close();
+    const turns = [...this.running.values()];
+    for (const turn of turns) turn.controller.abort("the server is shutting down");
+    await Promise.allSettled(turns.map((turn) => turn.done));
+  }
+
+  private append(sessionId: string, entry: SessionEntry): StoredEntry {
+    if (this.closed) throw new ManagerClosed("the session manager is closed");
+    return this.deps.log.append(sessionId, entry);
+  }
+
+  private launch(sessionId: string, pendingCalls: ToolCallToRun[]): void {
+    const controller = new AbortController();
+    const turn: RunningTurn = { controller, done: Promise.resolve() };
+    this.running.set(sessionId, turn);
+    turn.done = this.runTurn(sessionId, turn, pendingCalls);
+  }
+
+  private async runTurn(sessionId: string, turn: RunningTurn, pendingCalls: ToolCallToRun[]) {
+    const signal = turn.controller.signal;
+    const calls: ToolCallToRun[] = [...pendingCalls];
+    try {
+      let modelCalls = 0;
+      for (;;) {
+        if (calls.length > 0) {
+          const ended = await this.runCalls(sessionId, calls, signal);
+          calls.length = 0;
+          if (ended) break;
+        }
+        if (signal.aborted) throw new TurnAborted();
+        if (modelCalls >= (this.deps.maxModelCalls ?? MAX_MODEL_CALLS_PER_TURN)) {
+          this.fail(
+            sessionId,
+            `The turn was stopped after ${modelCalls} model calls without finishing.`,
+          );
+          return;
+        }
+        modelCalls++;
+        const { response, seenSeq } = await this.callModel(sessionId, signal);
+        if (response.text)
+          this.append(sessionId, { kind: "assistant.message", text: response.text });
+        for (const call of response.toolCalls) {
+          this.append(sessionId, {
+            kind: "tool.call",
+            callId: call.id,
+            name: call.name,
+            input: call.input ?? {},
+          });
+          calls.push({ callId: call.id, name: call.name, input: call.input ?? {} });
+        }
+        if (calls.length === 0 && !this.userSpokeSince(sessionId, seenSeq)) break;
+      }
+      this.append(sessionId, { kind: "turn.ended", reason: "completed" });
+    } catch (error) {
+      this.endAfterError(sessionId, signal, error);
+    } finally {
+      // Synchronously with the last entry, so a prompt arriving next starts a new turn.
+      if (this.running.get(sessionId) === turn) this.running.delete(sessionId);
+    }
+  }
+
+  private async callModel(sessionId: string, signal: AbortSignal) {
+    const session = this.deps.log.requireSession(sessionId);
+    const entries = this.deps.log.entriesAfter(sessionId, 0);
+    const seenSeq = entries[entries.length - 1]?.seq ?? 0;
+    const provider = this.deps.providerFor(session.model);
+    const tools = this.deps.tools.specs();
+    const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({
+      workspace: this.deps.workspace,
+      mode: session.mode,
+      toolNames: tools.map((tool) => tool.name),
+    });
+    const onDelta = this.deps.onDelta;
+    const response = await untilAborted(
+      provider.complete({
+        system,
+        messages: toModelMessages(entries),
+        tools,
+        signal,
+        ...(onDelta ? { onText: (text: string) => onDelta(sessionId, text) } : {}),
+      }),
+      signal,
+    );
+    return { response, seenSeq };
+  }
+
+  /** Runs the calls in order, recording each result; returns true when one ends the turn. */
+  private async runCalls(sessionId: string, calls: ToolCallToRun[], signal: AbortSignal) {
+    const mode = () => this.deps.log.requireSession(sessionId).mode;
+    for (const [index, call] of calls.entries()) {
+      if (signal.aborted) throw new TurnAborted();
+      const result = await this.executor.run(sessionId, call, mode, signal);
+      if (signal.aborted) throw new TurnAborted();
+      this.append(sessionId, {
+        kind: "tool.result",
+        callId: call.callId,
+        name: call.name,
+        isError: result.isError ?? false,
+        output: result.output,
+      });
+      if (result.endTurn) {
+        this.recordSkipped(
+          sessionId,
+          calls.slice(index + 1),
+          "it was not run because the turn ended first",
+        );
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private userSpokeSince(sessionId: string, seq: number): boolean {
+    return this.deps.log
+      .entriesAfter(sessionId, seq)
+      .some(({ entry }) => entry.kind === "user.message");
+  }
+
+  private endAfterError(sessionId: string, signal: AbortSignal, error: unknown) {
+    if (this.closed || error instanceof ManagerClosed) return;
+    try {
+      if (signal.aborted || error instanceof TurnAborted) {
+        const unfinished = danglingCalls(this.deps.log.entriesAfter(sessionId, 0));
+        this.recordSkipped(sessionId, unfinished, "the turn was cancelled");
+        this.append(sessionId, { kind: "turn.ended", reason: "cancelled" });
+        return;
+      }
+      this.fail(sessionId, describeFailure(error));
+    } catch (writeError) {
+      // The log itself is failing; the turn ends in memory and the error is all we can report.
+      console.error(`session ${sessionId}: could not record the end of the turn:`, writeError);
+    }
+  }
+
+  private fail(sessionId: string, message: string): void {
+    this.append(sessionId, { kind: "notice", level: "error", text: message });
+    this.append(sessionId, { kind: "turn.ended", reason: "error", message });
+  }
+
+  private recordSkipped(sessionId: string, calls: ToolCallToRun[], why: string): void {
+    for (const call of calls) {
+      this.append(sessionId, {
+        kind: "tool.result",
+        callId: call.callId,
+        name: call.name,
+        isError: true,
+        output: `${call.name} produced no result: ${why}.`,
+      });
+    }
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ModelError) return `The model call failed (${error.kind}): ${error.message}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `The turn failed: ${message}`;
+}

@@ -1,0 +1,109 @@
+import type { ExecutionMode } from "../../protocol/index.ts";
+import type { InteractionPort } from "../interactions/port.ts";
+import type { PermissionCheck } from "../permissions/decide.ts";
+import type { AnyToolContract, ToolContext, ToolContract, ToolResult } from "../tools/contract.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { untilAborted } from "./abortable.ts";
+
+export interface ToolCallToRun {
+  callId: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolExecutorDeps {
+  tools: ToolRegistry;
+  interactions: InteractionPort;
+  permissions: PermissionCheck;
+  workspace: string;
+}
+
+/**
+ * Runs one tool call of a turn: looks the tool up, validates the input, asks for permission
+ * when the policy says so, and runs the handler. Every failure becomes an error result the
+ * model can read and act on; only an aborted turn escapes as `TurnAborted`.
+ */
+export class ToolExecutor {
+  constructor(private readonly deps: ToolExecutorDeps) {}
+
+  async run(
+    sessionId: string,
+    call: ToolCallToRun,
+    mode: () => ExecutionMode,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const tool = this.deps.tools.get(call.name);
+    if (!tool) {
+      const names = this.deps.tools.list().map((t) => t.name);
+      return failure(
+        `There is no tool named "${call.name}". Available tools: ${names.join(", ")}.`,
+      );
+    }
+    const contract = tool as ToolContract<unknown>;
+    const parsed = contract.inputSchema.safeParse(call.input);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map(
+        (issue) =>
+          `- ${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`,
+      );
+      return failure(
+        `The input for ${call.name} is invalid; fix these fields and call it again:\n${problems.join("\n")}`,
+      );
+    }
+    const input = parsed.data;
+
+    const verdict = this.deps.permissions(tool, input, mode());
+    if (verdict.type === "deny") return failure(`${call.name} is not allowed: ${verdict.reason}.`);
+    if (verdict.type === "ask") {
+      const refusal = await this.askPermission(sessionId, tool, call, input, signal);
+      if (refusal) return refusal;
+    }
+
+    const context: ToolContext = {
+      sessionId,
+      toolCallId: call.callId,
+      workspace: this.deps.workspace,
+      signal,
+      mode,
+      askUser: (request) => this.deps.interactions.askQuestions(sessionId, request, signal),
+    };
+    try {
+      return await untilAborted(contract.run(input, context), signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return failure(
+        `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** Returns the error result when the user did not allow the call, undefined when allowed. */
+  private async askPermission(
+    sessionId: string,
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<ToolResult | undefined> {
+    const summary = (tool as ToolContract<unknown>).summarize?.(input) ?? call.name;
+    const outcome = await untilAborted(
+      this.deps.interactions.askPermission(
+        sessionId,
+        { toolName: call.name, toolCallId: call.callId, summary, input },
+        signal,
+      ),
+      signal,
+    );
+    if (outcome.type === "aborted") {
+      return failure(`${call.name} did not run: no permission was given (${outcome.reason}).`);
+    }
+    if (outcome.decision === "deny") {
+      return failure(`The user denied permission to run ${call.name}. Do not retry it unchanged.`);
+    }
+    return undefined;
+  }
+}
+
+function failure(output: string): ToolResult {
+  return { output, isError: true };
+}

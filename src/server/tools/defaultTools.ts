@@ -1,0 +1,10 @@
+import { askUserQuestionTool } from "./askUserQuestion.ts";
+import type { AnyToolContract } from "./contract.ts";
+import { globTool } from "./glob.ts";
+import { grepTool } from "./grep.ts";
+import { readTool } from "./read.ts";
+
+/** The tools every session offers; later features add theirs here. */
+export function defaultTools(): AnyToolContract[] {
+  return [readTool, globTool, grepTool, askUserQuestionTool];
+}
