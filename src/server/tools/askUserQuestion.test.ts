@@ -168,6 +168,20 @@ describe("AskUserQuestion handler", () => {
     expect(result.output).toContain("answered 1 of 2");
   });
 
+  it("[A7] passes its tool call id on, so a restarted server can adopt the question", async () => {
+    const ids: string[] = [];
+    const context: ToolContext = {
+      ...contextAnswering({ type: "cancelled" }),
+      toolCallId: "call_42",
+      askUser: async (request) => {
+        ids.push(request.toolCallId);
+        return { type: "cancelled" };
+      },
+    };
+    await askUserQuestionTool.run(input, context);
+    expect(ids).toEqual(["call_42"]);
+  });
+
   it("[A3] through the real registry, an expired countdown yields the none-answered text", async () => {
     const h = createHarness();
     const context: ToolContext = {

@@ -123,12 +123,6 @@ export function validateFilledInput(input: unknown): FilledInputCheck {
 
 type RunInput = AskUserQuestionInput & { answers?: QuestionAnswers };
 
-/** The id of the tool call being run, when the runtime provides it on the context. */
-function toolCallIdOf(context: ToolContext): string {
-  const candidate = (context as ToolContext & { toolCallId?: unknown }).toolCallId;
-  return typeof candidate === "string" ? candidate : "";
-}
-
 async function run(input: RunInput, context: ToolContext): Promise<ToolResult> {
   if (input.answers !== undefined) {
     const filled = validateFilledInput(input);
@@ -141,7 +135,7 @@ async function run(input: RunInput, context: ToolContext): Promise<ToolResult> {
   const questions: AskUserQuestionItem[] = input.questions;
   const outcome = await context.askUser({
     toolName: ASK_USER_QUESTION_TOOL,
-    toolCallId: toolCallIdOf(context),
+    toolCallId: context.toolCallId ?? "",
     questions,
   });
   return { output: questionResultText(questions, outcome) };
