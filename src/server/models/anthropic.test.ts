@@ -217,6 +217,12 @@ describe("Anthropic provider", () => {
     expect(error.message).toContain("ReadFile");
   });
 
+  it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {
+    const provider = await providerFor([{ status: 200, json: { hello: "not a stream" } }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+  });
+
   it("[M1] stops the request when the signal aborts", async () => {
     const provider = await providerFor([
       anthropicStream([{ type: "text", parts: ["partial", "never"] }], "end_turn", { hold: true }),

@@ -77,8 +77,12 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
         const blocks = new Map<number, PendingBlock>();
         let text = "";
         let stopReason: string | null = null;
+        let started = false;
         for await (const event of stream) {
           switch (event.type) {
+            case "message_start":
+              started = true;
+              break;
             case "content_block_start": {
               const block = event.content_block;
               if (block.type === "text") {
@@ -119,6 +123,9 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
         }
         // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
         if (request.signal.aborted) throw abortError(request.signal);
+        if (!started) {
+          throw new ModelError("bad_response", `${endpoint} answered without a streamed message.`);
+        }
         const toolCalls: ModelToolCall[] = [...blocks.entries()]
           .sort(([a], [b]) => a - b)
           .flatMap(([, block]) =>

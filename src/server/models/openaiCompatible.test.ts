@@ -223,6 +223,35 @@ describe("OpenAI-compatible provider", () => {
     expect(error.kind).toBe("bad_response");
   });
 
+  it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {
+    const provider = await providerFor([{ status: 200, json: { hello: "not a stream" } }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+  });
+
+  it("[M1] maps an error object sent inside the stream", async () => {
+    const provider = await providerFor([
+      {
+        sse: [
+          `data: ${JSON.stringify({ error: { message: "quota used up", code: "rate_limit_exceeded" } })}\n\n`,
+        ],
+      },
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("rate_limit");
+    expect(error.message).toContain("quota used up");
+  });
+
+  it("[M1] rejects at once when the signal has already fired", async () => {
+    const provider = await providerFor([openAIStream([{ content: "never" }])]);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(provider.complete(request({ signal: controller.signal }))).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    expect(api?.requests).toHaveLength(0);
+  });
+
   it("[M1] stops the request when the signal aborts", async () => {
     const provider = await providerFor([
       openAIStream([{ content: "partial" }], "stop", { hold: true }),

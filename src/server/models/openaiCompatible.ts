@@ -70,7 +70,9 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       try {
         const stream = await client.chat.completions.create(body, { signal: request.signal });
         const assembly = new StreamAssembly();
+        let chunks = 0;
         for await (const chunk of stream) {
+          chunks += 1;
           const choice = chunk.choices?.[0];
           if (choice === undefined) continue;
           const text = choice.delta?.content;
@@ -83,6 +85,9 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         }
         // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
         if (request.signal.aborted) throw abortError(request.signal);
+        if (chunks === 0) {
+          throw new ModelError("bad_response", `${endpoint} answered without a streamed reply.`);
+        }
         return assembly.finish();
       } catch (error) {
         if (request.signal.aborted) throw abortError(request.signal);
@@ -190,14 +195,27 @@ function toModelError(error: unknown, endpoint: string, apiKey: string | undefin
     return connectionError(endpoint, error, true);
   }
   if (error instanceof OpenAI.APIConnectionError) return connectionError(endpoint, error, false);
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
-    return errorForStatus(error.status, serverMessage(error.error), endpoint, apiKey);
+  if (error instanceof OpenAI.APIError) {
+    // An error object inside an open stream has no HTTP status; its code tells what it was.
+    const status = error.status ?? streamErrorStatus(error.error);
+    return errorForStatus(status, serverMessage(error.error), endpoint, apiKey);
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new ModelError(
     "bad_response",
     `${endpoint} sent a response that could not be read: ${redact(reason, apiKey)}`,
   );
+}
+
+function streamErrorStatus(body: unknown): number {
+  const { code, type } = (typeof body === "object" && body !== null ? body : {}) as {
+    code?: unknown;
+    type?: unknown;
+  };
+  const tag = `${String(code ?? "")} ${String(type ?? "")}`;
+  if (/rate_limit|quota|429/.test(tag)) return 429;
+  if (/api_key|auth|401/.test(tag)) return 401;
+  return 400;
 }
 
 function serverMessage(body: unknown): string | undefined {
