@@ -43,7 +43,7 @@ describe("AskUserQuestion contract", () => {
 
   it("[Q2] the description narrows use and points plan questions elsewhere", () => {
     const description = askUserQuestionTool.description;
-    expect(description).toMatch(/truly belongs to the user/);
+    expect(description).toMatch(/the user's to make/);
     expect(description).toContain("(Recommended)");
     expect(description).toMatch(/put it first/);
     expect(description).toContain("ExitPlanMode");

@@ -16,13 +16,14 @@ import type { ToolContext, ToolContract, ToolResult } from "./contract.ts";
 
 const DESCRIPTION = `Ask the user one to four multiple-choice questions and wait for their choices.
 
-Use this only when you are stuck on a decision that truly belongs to the user — one you cannot settle from their request, from the code, or with a sensible default. Do not ask about things you can look up or reasonably decide yourself.
+Ask only when you cannot go on without a choice that is the user's to make, such as a product direction or a trade-off they care about. If their request, the codebase or a sensible default already settles it, decide yourself and keep working instead of asking.
 
 - Each question offers 2–4 options with a short label and a description of what choosing it means. The user can always type their own answer instead, so do not add an "Other" option.
 - If you recommend an option, put it first and end its label with " (Recommended)".
 - Set multiSelect when several options can apply together.
 - Keep the header a short topic chip (at most 16 characters), e.g. "Database".
 - Put longer context the user needs in \`detail\` (markdown).
+- The user may skip questions or not answer at all; the result tells you which, and you carry on.
 - Never use this to ask whether a plan is acceptable or ready: submitting a plan for approval is what ExitPlanMode does. To start planning, use EnterPlanMode, not a question.`;
 
 const OptionInput = z
