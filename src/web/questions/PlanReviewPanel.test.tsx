@@ -174,6 +174,23 @@ describe("PlanReviewPanel", () => {
     );
   });
 
+  it("[W5] reaches the plan and every action by Tab, and Enter on the plan approves nothing", async () => {
+    const { props, user } = setup();
+    expect(screen.getByRole("region", { name: "Plan" })).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(props.onAnswer).not.toHaveBeenCalled();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Add feedback" })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Chat about it" })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Refuse" })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Approve" })).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(props.onAnswer).toHaveBeenCalledTimes(1);
+  });
+
   it("[I8] renders its copy in zh-CN", () => {
     setup(reviewItem, {}, "zh-CN");
     expect(screen.getByText("计划审阅")).toBeInTheDocument();
