@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createModelCatalog } from "./catalog.ts";
-import { createModelProvider, providerIdOf, resolveModelChoice } from "./factory.ts";
+import {
+  createModelProvider,
+  defaultSessionModel,
+  FALLBACK_MODEL,
+  providerIdOf,
+  resolveModelChoice,
+} from "./factory.ts";
 import { ModelError } from "./provider.ts";
 import { anthropicStream } from "./testing/fakeAnthropic.ts";
 import { openAIStream } from "./testing/fakeOpenAI.ts";
@@ -124,5 +130,25 @@ describe("resolveModelChoice", () => {
     expect(await resolveModelChoice("scripted:gone.yaml", { catalog, baseDir: dir })).toMatchObject(
       { ok: false, code: "not_found" },
     );
+  });
+});
+
+describe("defaultSessionModel", () => {
+  it("[M1] starts on the keyless demo unless a usable default is configured", async () => {
+    const configPath = join(dir, "plangate.json");
+    const config = (defaultModel: string) =>
+      JSON.stringify({
+        providers: { a: { kind: "openai", apiKey: "k", models: [{ id: "m" }] } },
+        defaultModel,
+      });
+    const catalog = createModelCatalog({ configPath, workspace: dir, env: {} });
+    await writeFile(configPath, JSON.stringify({ providers: {} }));
+    expect(await defaultSessionModel({ catalog })).toEqual({ ref: FALLBACK_MODEL });
+    await writeFile(configPath, config("a/M"));
+    expect(await defaultSessionModel({ catalog })).toEqual({ ref: "a/m" });
+    await writeFile(configPath, config("a/missing"));
+    const fallback = await defaultSessionModel({ catalog });
+    expect(fallback.ref).toBe(FALLBACK_MODEL);
+    expect(fallback.warning).toContain("a/missing");
   });
 });

@@ -88,3 +88,22 @@ export async function createModelProvider(
     ? createAnthropicProvider(options)
     : createOpenAICompatibleProvider(options);
 }
+
+export const FALLBACK_MODEL = "scripted/demo";
+
+/**
+ * The model a new session starts on: the configured default (`PLANGATE_MODEL` or
+ * `defaultModel`) when it resolves, else the keyless demo with a warning saying why.
+ */
+export async function defaultSessionModel(
+  deps: Pick<ModelProviderDeps, "catalog" | "baseDir">,
+): Promise<{ ref: string; warning?: string }> {
+  const { defaultModel } = await deps.catalog.load();
+  if (defaultModel === undefined) return { ref: FALLBACK_MODEL };
+  const choice = await resolveModelChoice(defaultModel, deps);
+  if (choice.ok) return { ref: choice.ref };
+  return {
+    ref: FALLBACK_MODEL,
+    warning: `The default model ${defaultModel} cannot be used, so ${FALLBACK_MODEL} runs instead. ${choice.message}`,
+  };
+}
