@@ -1,0 +1,105 @@
+import { type KeyboardEvent, type RefObject, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useClient } from "../client/ClientContext.tsx";
+import { useAppStore } from "../store/store.ts";
+import { type ComposerProblem, runComposerInput } from "./commands.ts";
+import { ModeChip } from "./ModeChip.tsx";
+import { parseComposerInput } from "./parseComposerInput.ts";
+import { useSessionMode } from "./useSessionMode.ts";
+
+export const COMPOSER_INPUT_ID = "composer-input";
+
+/** W1: the message box. Enter sends, Shift+Enter breaks the line, `/` starts a command. */
+export function Composer({
+  sessionId,
+  inputRef,
+}: {
+  sessionId: string;
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+}) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<ComposerProblem | null>(null);
+  const online = useAppStore((s) => s.connection.status === "open");
+  const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
+  const mode = useSessionMode(sessionId);
+
+  const submit = () => {
+    if (!online) return;
+    const outcome = runComposerInput(parseComposerInput(text), sessionId, client);
+    if (outcome.sent) {
+      setText("");
+      setProblem(null);
+    } else {
+      setProblem(outcome.problem ?? null);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An IME uses Enter to confirm a candidate; that Enter is not a send.
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    submit();
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={COMPOSER_INPUT_ID} className="sr-only">
+        {t("composer.label")}
+      </label>
+      <textarea
+        id={COMPOSER_INPUT_ID}
+        ref={inputRef}
+        className="composer-input"
+        data-testid="composer-input"
+        rows={3}
+        value={text}
+        placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
+        aria-describedby="composer-hint"
+        aria-invalid={problem ? true : undefined}
+        onChange={(event) => {
+          setText(event.target.value);
+          if (problem) setProblem(null);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      {problem ? (
+        <p className="composer-problem" role="alert">
+          {problem.vars ? t(problem.key, problem.vars) : t(problem.key)}
+        </p>
+      ) : null}
+      <div className="composer-bar">
+        {mode ? <ModeChip mode={mode} /> : null}
+        <span id="composer-hint" className="composer-hint">
+          {t("composer.hint")}
+        </span>
+        {running ? (
+          <button
+            type="button"
+            className="btn btn--danger"
+            data-testid="composer-stop"
+            disabled={!online}
+            onClick={() => client.cancelTurn(sessionId)}
+          >
+            {t("composer.stop")}
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn--primary"
+          data-testid="composer-send"
+          disabled={!online}
+        >
+          {t("composer.send")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { ServerFrame } from "../../protocol/index.ts";
+import type { ConnectionStatus } from "../store/types.ts";
+import { backoffDelay } from "./backoff.ts";
+import { Connection, type ConnectionOptions, socketUrl } from "./Connection.ts";
+import { FakeSocket } from "./FakeSocket.ts";
+
+function harness(overrides: Partial<ConnectionOptions> = {}) {
+  const sockets: FakeSocket[] = [];
+  const frames: ServerFrame[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const logs: string[] = [];
+  const scheduled: { callback: () => void; ms: number }[] = [];
+  let now = 1_000;
+  const connection = new Connection({
+    url: "ws://127.0.0.1:1234/ws",
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+    resume: () => [],
+    onFrame: (frame) => frames.push(frame),
+    onStatus: (status) => statuses.push(status),
+    now: () => now,
+    random: () => 1,
+    timers: {
+      setTimeout: (callback, ms) => scheduled.push({ callback, ms }),
+      clearTimeout: () => {},
+    },
+    log: (message) => logs.push(message),
+    ...overrides,
+  });
+  return {
+    connection,
+    sockets,
+    frames,
+    statuses,
+    logs,
+    scheduled,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    latest: () => sockets.at(-1)!,
+    fireRetry: () => scheduled.shift()!.callback(),
+  };
+}
+
+describe("Connection", () => {
+  it("[W3] says hello with the protocol version and a resume point per loaded session", () => {
+    const h = harness({ resume: () => [{ sessionId: "s1", lastSeq: 7 }] });
+    h.connection.start();
+    h.latest().open();
+    expect(h.latest().sentFrames()).toEqual([
+      { type: "hello", protocol: 1, resume: [{ sessionId: "s1", lastSeq: 7 }] },
+    ]);
+  });
+
+  it("says hello without resume when nothing is loaded", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().open();
+    expect(h.latest().sentFrames()).toEqual([{ type: "hello", protocol: 1 }]);
+  });
+
+  it("connects to /ws on the page's origin", () => {
+    expect(socketUrl({ protocol: "http:", host: "127.0.0.1:4000" })).toBe("ws://127.0.0.1:4000/ws");
+    expect(socketUrl({ protocol: "https:", host: "example.test" })).toBe("wss://example.test/ws");
+  });
+
+  it("[R2] passes valid frames on and drops invalid ones without throwing", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().open();
+    h.latest().receive("not json");
+    h.latest().receive({ type: "event", sessionId: "s1" });
+    h.latest().receive({ type: "mystery" });
+    h.latest().receive({ type: "receipt", interactionId: "q1", ok: true });
+    expect(h.frames).toEqual([{ type: "receipt", interactionId: "q1", ok: true }]);
+    expect(h.logs).toHaveLength(3);
+  });
+
+  it("survives a frame handler that throws", () => {
+    const h = harness({
+      onFrame: () => {
+        throw new Error("boom");
+      },
+    });
+    h.connection.start();
+    h.latest().open();
+    expect(() =>
+      h.latest().receive({ type: "receipt", interactionId: "q", ok: true }),
+    ).not.toThrow();
+    expect(h.logs).toEqual(["failed to apply a receipt frame"]);
+  });
+
+  it("[W3] reconnects by itself with a delay that doubles and then caps", () => {
+    const h = harness();
+    h.connection.start();
+    for (let i = 0; i < 8; i += 1) {
+      h.latest().drop();
+      h.fireRetry();
+    }
+    const delays = h.statuses
+      .filter(
+        (s): s is Extract<ConnectionStatus, { status: "reconnecting" }> =>
+          s.status === "reconnecting",
+      )
+      .map((s) => s.retryAt - 1_000);
+    expect(delays).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+    expect(h.sockets).toHaveLength(9);
+  });
+
+  it("[W3] reports the attempt number and starts over after a stable open", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().drop();
+    h.fireRetry();
+    h.latest().drop();
+    expect(h.statuses.at(-1)).toMatchObject({ status: "reconnecting", attempt: 2 });
+    h.fireRetry();
+    h.latest().open();
+    h.advance(60_000);
+    h.latest().drop();
+    expect(h.statuses.at(-1)).toMatchObject({ status: "reconnecting", attempt: 1 });
+  });
+
+  it("jitters delays into the upper half of the window", () => {
+    expect(backoffDelay(3, 0)).toBe(500);
+    expect(backoffDelay(3, 1)).toBe(1_000);
+    expect(backoffDelay(50, 0.5)).toBe(7_500);
+  });
+
+  it("sends only while open and reports false otherwise", () => {
+    const h = harness();
+    h.connection.start();
+    expect(h.connection.send({ type: "session.create" })).toBe(false);
+    h.latest().open();
+    expect(h.connection.send({ type: "session.create" })).toBe(true);
+    expect(h.latest().sentFrames().at(-1)).toEqual({ type: "session.create" });
+  });
+
+  it("stays closed after stop", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().open();
+    h.connection.stop("unauthorized");
+    expect(h.statuses.at(-1)).toEqual({ status: "closed", reason: "unauthorized" });
+    expect(h.scheduled).toHaveLength(0);
+  });
+});

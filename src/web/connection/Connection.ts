@@ -1,0 +1,181 @@
+import {
+  type ClientFrame,
+  PROTOCOL_VERSION,
+  type ResumePoint,
+  ServerFrame,
+} from "../../protocol/index.ts";
+import type { ConnectionStatus } from "../store/types.ts";
+import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from "./backoff.ts";
+
+/** The part of the browser WebSocket this class uses, so tests can hand in a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type SocketFactory = (url: string) => SocketLike;
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ConnectionOptions {
+  url: string;
+  createSocket: SocketFactory;
+  /** Sessions to resume in `hello`, read at each (re)connect (W3). */
+  resume(): ResumePoint[];
+  onFrame(frame: ServerFrame): void;
+  onStatus(status: ConnectionStatus): void;
+  now?: () => number;
+  random?: () => number;
+  timers?: Timers;
+  backoff?: BackoffPolicy;
+  /** An open lasting this long counts as stable and resets the backoff. */
+  stableAfterMs?: number;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+const OPEN = 1;
+
+/** `/ws` on the page's own origin; the auth cookie rides along with the upgrade. */
+export function socketUrl(location: Pick<Location, "protocol" | "host">): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+/**
+ * One WebSocket that keeps itself connected: hello with resume points on every open,
+ * validated frames in, exponential backoff with jitter between attempts.
+ */
+export class Connection {
+  private socket: SocketLike | null = null;
+  private attempt = 0;
+  private openedAt: number | null = null;
+  private retryHandle: unknown = null;
+  private stopped = false;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly timers: Timers;
+  private readonly backoff: BackoffPolicy;
+  private readonly stableAfterMs: number;
+  private readonly log: (message: string, detail?: unknown) => void;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle as number),
+    };
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.stableAfterMs = options.stableAfterMs ?? 5_000;
+    this.log = options.log ?? ((message, detail) => console.warn(message, detail));
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** Ends for good, for example when the server refuses our token or protocol. */
+  stop(reason: string): void {
+    this.stopped = true;
+    if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);
+    this.retryHandle = null;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.close(1000, reason);
+    }
+    this.options.onStatus({ status: "closed", reason });
+  }
+
+  get isOpen(): boolean {
+    return this.socket?.readyState === OPEN;
+  }
+
+  /** Returns false when the frame could not go out; callers keep their input then. */
+  send(frame: ClientFrame): boolean {
+    if (!this.socket || this.socket.readyState !== OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  private connect(): void {
+    this.retryHandle = null;
+    this.options.onStatus({ status: "connecting" });
+    let socket: SocketLike;
+    try {
+      socket = this.options.createSocket(this.options.url);
+    } catch (error) {
+      this.log("could not open the WebSocket", error);
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.openedAt = this.now();
+      const resume = this.options.resume().slice(0, 100);
+      const hello: ClientFrame =
+        resume.length > 0
+          ? { type: "hello", protocol: PROTOCOL_VERSION, resume }
+          : { type: "hello", protocol: PROTOCOL_VERSION };
+      socket.send(JSON.stringify(hello));
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onerror = () => {
+      // The close event that follows carries what we act on.
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.openedAt !== null && this.now() - this.openedAt >= this.stableAfterMs) {
+        this.attempt = 0;
+      }
+      this.openedAt = null;
+      if (!this.stopped) this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect(): void {
+    this.attempt += 1;
+    const delay = backoffDelay(this.attempt, this.random(), this.backoff);
+    this.options.onStatus({
+      status: "reconnecting",
+      attempt: this.attempt,
+      retryAt: this.now() + delay,
+    });
+    this.retryHandle = this.timers.setTimeout(() => this.connect(), delay);
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== "string") {
+      this.log("dropped a binary frame");
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch (error) {
+      this.log("dropped a frame that is not JSON", error);
+      return;
+    }
+    const parsed = ServerFrame.safeParse(json);
+    if (!parsed.success) {
+      this.log("dropped an invalid frame", parsed.error);
+      return;
+    }
+    try {
+      this.options.onFrame(parsed.data);
+    } catch (error) {
+      this.log(`failed to apply a ${parsed.data.type} frame`, error);
+    }
+  }
+}

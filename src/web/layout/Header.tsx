@@ -1,0 +1,52 @@
+import { useTranslation } from "react-i18next";
+import { useAppStore } from "../store/store.ts";
+
+function GearIcon() {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M8 5.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5Zm0 1.2a1.3 1.3 0 1 1 0 2.6 1.3 1.3 0 0 1 0-2.6ZM6.9 1h2.2l.35 1.8c.4.14.78.36 1.12.63l1.74-.6 1.1 1.9-1.39 1.2a4.6 4.6 0 0 1 0 1.3l1.39 1.2-1.1 1.9-1.74-.6c-.34.27-.72.49-1.12.63L9.1 13.2H6.9l-.35-1.8a4.2 4.2 0 0 1-1.12-.64l-1.74.6-1.1-1.9L3.98 8.3a4.6 4.6 0 0 1 0-1.3L2.59 5.8l1.1-1.9 1.74.6c.34-.27.72-.49 1.12-.63L6.9 1Z"
+      />
+    </svg>
+  );
+}
+
+export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
+  const { t } = useTranslation(["common", "settings"]);
+  const page = useAppStore((s) => s.page);
+  const title = useAppStore((s) => {
+    if (s.page === "settings") return null;
+    const id = s.selectedSessionId;
+    return id ? (s.sessions[id]?.title ?? "") : undefined;
+  });
+  const model = useAppStore((s) => {
+    const id = s.selectedSessionId;
+    if (!id || s.page !== "session") return null;
+    return s.views[id]?.model ?? s.sessions[id]?.model ?? null;
+  });
+  const heading =
+    page === "settings"
+      ? t("settings:title")
+      : title === undefined
+        ? t("header.noSession")
+        : title || t("sessions.untitled");
+  return (
+    <header className="topbar">
+      <h1 className="topbar-title" data-testid="session-title">
+        {heading}
+      </h1>
+      {model ? <span className="topbar-model">{t("header.model", { model })}</span> : null}
+      <button
+        type="button"
+        className="btn btn--ghost"
+        data-testid="settings-button"
+        aria-current={page === "settings" ? "page" : undefined}
+        onClick={onOpenSettings}
+      >
+        <GearIcon />
+        {t("header.settings")}
+      </button>
+    </header>
+  );
+}

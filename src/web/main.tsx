@@ -1,0 +1,60 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { I18nextProvider } from "react-i18next";
+import { App } from "./App.tsx";
+import { ClientProvider } from "./client/ClientContext.tsx";
+import { applyInitialRoute } from "./client/useHashRoute.ts";
+import { WebClient } from "./client/WebClient.ts";
+import { Connection, socketUrl } from "./connection/Connection.ts";
+import { createAppI18n } from "./i18n/i18n.ts";
+import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
+import { cachedTheme } from "./settings/theme.ts";
+import { resumePoints } from "./store/applyServerFrame.ts";
+import { appStore } from "./store/store.ts";
+
+function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+const storage = browserStorage();
+const root = document.documentElement;
+root.dataset.theme = cachedTheme(storage);
+appStore.setState({ settings: { ...appStore.getState().settings, theme: cachedTheme(storage) } });
+
+let savedLanguage: string | null = null;
+try {
+  savedLanguage = storage?.getItem(LANGUAGE_STORAGE_KEY) ?? null;
+} catch {
+  savedLanguage = null;
+}
+const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language];
+const i18n = createAppI18n(detectLanguage(browserLanguages, savedLanguage), root);
+
+applyInitialRoute(window.location.hash);
+
+let client: WebClient | null = null;
+const connection = new Connection({
+  url: socketUrl(window.location),
+  createSocket: (url) => new WebSocket(url),
+  resume: () => resumePoints(appStore.getState()),
+  onFrame: (frame) => client?.receive(frame),
+  onStatus: (status) => appStore.getState().setConnectionStatus(status),
+});
+client = new WebClient(appStore, connection, { onFatal: (reason) => connection.stop(reason) });
+
+const container = document.getElementById("root");
+if (!container) throw new Error("index.html lacks #root");
+createRoot(container).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <ClientProvider client={client}>
+        <App />
+      </ClientProvider>
+    </I18nextProvider>
+  </StrictMode>,
+);
+connection.start();

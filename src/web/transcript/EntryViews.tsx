@@ -1,0 +1,134 @@
+import { memo } from "react";
+import { useTranslation } from "react-i18next";
+import type { SessionEntry } from "../../protocol/index.ts";
+import { modeName } from "../composer/modeName.ts";
+import { Markdown } from "../markdown/Markdown.tsx";
+
+type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;
+
+export const UserMessage = memo(function UserMessage({
+  entry,
+}: {
+  entry: EntryOf<"user.message">;
+}) {
+  const { t } = useTranslation();
+  if (entry.synthetic) {
+    return (
+      <details className="entry entry-note" data-testid="entry-synthetic">
+        <summary>{t("transcript.runtimeNote")}</summary>
+        <p className="plain-text">{entry.text}</p>
+      </details>
+    );
+  }
+  return (
+    <article className="entry entry-user" data-testid="entry-user">
+      <h3 className="sr-only">{t("transcript.you")}</h3>
+      <p className="plain-text">{entry.text}</p>
+    </article>
+  );
+});
+
+export const AssistantMessage = memo(function AssistantMessage({
+  entry,
+}: {
+  entry: EntryOf<"assistant.message">;
+}) {
+  const { t } = useTranslation();
+  return (
+    <article className="entry entry-assistant" data-testid="entry-assistant">
+      <h3 className="sr-only">{t("transcript.assistant")}</h3>
+      <Markdown text={entry.text} />
+    </article>
+  );
+});
+
+export function StreamingMessage({ text }: { text: string }) {
+  const { t } = useTranslation();
+  return (
+    <article className="entry entry-assistant entry-streaming" aria-busy="true">
+      <h3 className="sr-only">{t("transcript.writing")}</h3>
+      <Markdown text={text} />
+    </article>
+  );
+}
+
+export const NoticeLine = memo(function NoticeLine({ entry }: { entry: EntryOf<"notice"> }) {
+  return (
+    <p
+      className={`entry entry-notice entry-notice--${entry.level}`}
+      data-testid="entry-notice"
+      role={entry.level === "error" ? "alert" : undefined}
+    >
+      {entry.text}
+    </p>
+  );
+});
+
+export const TurnEndedLine = memo(function TurnEndedLine({
+  entry,
+}: {
+  entry: EntryOf<"turn.ended">;
+}) {
+  const { t } = useTranslation();
+  if (entry.reason === "cancelled") {
+    return <p className="entry entry-status">{t("transcript.turnCancelled")}</p>;
+  }
+  return (
+    <p className="entry entry-notice entry-notice--error" data-testid="entry-turn-error">
+      {entry.message
+        ? t("transcript.turnError", { message: entry.message })
+        : t("transcript.turnErrorBare")}
+    </p>
+  );
+});
+
+export const PlanApprovedCard = memo(function PlanApprovedCard({
+  entry,
+}: {
+  entry: EntryOf<"plan.approved">;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section
+      className="entry entry-plan"
+      data-testid="entry-plan-approved"
+      aria-label={t("transcript.planApproved")}
+    >
+      <header className="entry-plan-head">
+        <span className="entry-plan-title">{t("transcript.planApproved")}</span>
+        {entry.path ? (
+          <span className="entry-plan-path">
+            {t("transcript.planSavedTo", { path: entry.path })}
+          </span>
+        ) : null}
+      </header>
+      <div className="entry-plan-body">
+        <Markdown text={entry.plan} />
+      </div>
+    </section>
+  );
+});
+
+export const ModeChangedLine = memo(function ModeChangedLine({
+  entry,
+}: {
+  entry: EntryOf<"session.modeChanged">;
+}) {
+  const { t } = useTranslation();
+  return (
+    <p className="entry entry-status">
+      {t("transcript.modeChanged", { mode: t(`mode.${modeName(entry.mode)}`) })}
+    </p>
+  );
+});
+
+export const ModelChangedLine = memo(function ModelChangedLine({
+  entry,
+}: {
+  entry: EntryOf<"session.modelChanged">;
+}) {
+  const { t } = useTranslation();
+  return (
+    <p className="entry entry-status">{t("transcript.modelChanged", { model: entry.model })}</p>
+  );
+});

@@ -1,0 +1,66 @@
+import { memo } from "react";
+import { useTranslation } from "react-i18next";
+import type { InteractionOutcome, QuestionAnswers } from "../../protocol/index.ts";
+import { useClient } from "../client/ClientContext.tsx";
+import { AutoContinuedNotice } from "../questions/AutoContinuedNotice.tsx";
+import { useAppStore } from "../store/store.ts";
+
+export function formatAnswers(answers: QuestionAnswers): string {
+  return Object.values(answers)
+    .map((answer) => [...answer.labels, ...(answer.other ? [answer.other] : [])].join(", "))
+    .filter((text) => text !== "")
+    .join("; ");
+}
+
+function OutcomeText({ outcome }: { outcome: InteractionOutcome }) {
+  const { t } = useTranslation();
+  switch (outcome.type) {
+    case "answered": {
+      const text = formatAnswers(outcome.answers);
+      return (
+        <>
+          {text ? t("interaction.answered", { answers: text }) : t("interaction.answeredNothing")}
+        </>
+      );
+    }
+    case "decided":
+      return <>{t(`interaction.decided.${outcome.decision}`)}</>;
+    case "cancelled":
+      return <>{t("interaction.dismissed")}</>;
+    case "aborted":
+      return <>{t("interaction.aborted", { reason: outcome.reason })}</>;
+  }
+}
+
+/** How an interaction ended, as one quiet line; an auto-continued question can still be answered (X2). */
+export const ResolvedLine = memo(function ResolvedLine({
+  sessionId,
+  interactionId,
+  outcome,
+}: {
+  sessionId: string;
+  interactionId: string;
+  outcome: InteractionOutcome;
+}) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const request = useAppStore((s) => s.views[sessionId]?.requests[interactionId]);
+  const receipt = useAppStore((s) => s.receipts[interactionId]);
+  const auto = outcome.type === "answered" && outcome.auto;
+  if (auto && request?.kind === "question") {
+    return (
+      <div className="entry entry-resolved entry-resolved--auto" data-testid="entry-resolved">
+        <AutoContinuedNotice
+          request={request}
+          receipt={receipt}
+          onAnswerNow={(answers) => client.lateAnswer(interactionId, answers)}
+        />
+      </div>
+    );
+  }
+  return (
+    <p className="entry entry-resolved" data-testid="entry-resolved">
+      {auto ? t("interaction.autoContinued") : <OutcomeText outcome={outcome} />}
+    </p>
+  );
+});

@@ -1,0 +1,99 @@
+import { useLayoutEffect, useMemo, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useAppStore } from "../store/store.ts";
+import {
+  AssistantMessage,
+  ModeChangedLine,
+  ModelChangedLine,
+  NoticeLine,
+  PlanApprovedCard,
+  StreamingMessage,
+  TurnEndedLine,
+  UserMessage,
+} from "./EntryViews.tsx";
+import { ResolvedLine } from "./ResolvedLine.tsx";
+import { ToolCallItem } from "./ToolCallItem.tsx";
+import { type TranscriptItem, transcriptItems } from "./transcriptItems.ts";
+import "./transcript.css";
+
+const EMPTY: never[] = [];
+const NEAR_BOTTOM_PX = 48;
+
+function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
+  switch (item.kind) {
+    case "user":
+      return <UserMessage entry={item.entry} />;
+    case "assistant":
+      return <AssistantMessage entry={item.entry} />;
+    case "tool":
+      return <ToolCallItem call={item.call} result={item.result} />;
+    case "notice":
+      return <NoticeLine entry={item.entry} />;
+    case "turnEnded":
+      return <TurnEndedLine entry={item.entry} />;
+    case "resolved":
+      return (
+        <ResolvedLine
+          sessionId={sessionId}
+          interactionId={item.entry.interactionId}
+          outcome={item.entry.outcome}
+        />
+      );
+    case "planApproved":
+      return <PlanApprovedCard entry={item.entry} />;
+    case "modeChanged":
+      return <ModeChangedLine entry={item.entry} />;
+    case "modelChanged":
+      return <ModelChangedLine entry={item.entry} />;
+  }
+}
+
+export function Transcript({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const loaded = useAppStore((s) => s.views[sessionId] !== undefined);
+  const entries = useAppStore((s) => s.views[sessionId]?.entries ?? EMPTY);
+  const streaming = useAppStore((s) => s.views[sessionId]?.streaming ?? "");
+  const items = useMemo(() => transcriptItems(entries), [entries]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stuckToBottom = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever content grows
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && stuckToBottom.current) element.scrollTop = element.scrollHeight;
+  }, [items, streaming]);
+
+  // A new session starts at the bottom again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the session only
+  useLayoutEffect(() => {
+    stuckToBottom.current = true;
+  }, [sessionId]);
+
+  return (
+    <div
+      className="transcript-scroller"
+      ref={scroller}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        stuckToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+      }}
+    >
+      <section
+        className="transcript"
+        data-testid="transcript"
+        aria-label={t("transcript.label")}
+        role="log"
+        aria-relevant="additions"
+      >
+        {!loaded ? <p className="transcript-empty">{t("transcript.loading")}</p> : null}
+        {loaded && items.length === 0 && streaming === "" ? (
+          <p className="transcript-empty">{t("transcript.empty")}</p>
+        ) : null}
+        {items.map((item) => (
+          <Item key={item.seq} item={item} sessionId={sessionId} />
+        ))}
+        {streaming !== "" ? <StreamingMessage text={streaming} /> : null}
+      </section>
+    </div>
+  );
+}
