@@ -6,6 +6,7 @@ import {
   createModelProvider,
   defaultSessionModel,
   FALLBACK_MODEL,
+  lazyModelProvider,
   providerIdOf,
   resolveModelChoice,
 } from "./factory.ts";
@@ -150,5 +151,27 @@ describe("defaultSessionModel", () => {
     const fallback = await defaultSessionModel({ catalog });
     expect(fallback.ref).toBe(FALLBACK_MODEL);
     expect(fallback.warning).toContain("a/missing");
+  });
+});
+
+describe("lazyModelProvider", () => {
+  it("[M1] resolves on the first call and reports a bad reference as that turn's error", async () => {
+    const api = await startLoopbackApi([openAIStream([{ content: "lazy" }])]);
+    apis.push(api);
+    const configPath = join(dir, "plangate.json");
+    await writeFile(configPath, JSON.stringify({ providers: {} }));
+    const catalog = createModelCatalog({ configPath, workspace: dir, env: {} });
+    const provider = lazyModelProvider("local/qwen3", { catalog, maxRetries: 0 });
+    expect(provider.ref).toBe("local/qwen3");
+    await expect(provider.complete(request())).rejects.toMatchObject({ kind: "config" });
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        providers: {
+          local: { kind: "openai", baseURL: `${api.origin}/v1`, models: [{ id: "qwen3" }] },
+        },
+      }),
+    );
+    expect((await provider.complete(request())).text).toBe("lazy");
   });
 });

@@ -107,3 +107,25 @@ export async function defaultSessionModel(
     warning: `The default model ${defaultModel} cannot be used, so ${FALLBACK_MODEL} runs instead. ${choice.message}`,
   };
 }
+
+/**
+ * A provider that resolves its reference when first asked to complete, for callers that
+ * need one synchronously. The config is read then, so a bad reference ends that turn
+ * with a `ModelError("config")` instead of failing at session creation.
+ */
+export function lazyModelProvider(ref: string, deps: ModelProviderDeps): ModelProvider {
+  let made: Promise<ModelProvider> | undefined;
+  return {
+    ref,
+    async complete(request) {
+      made ??= createModelProvider(ref, deps);
+      try {
+        return await (await made).complete(request);
+      } catch (error) {
+        // A reference that failed to resolve is tried again next turn: the config may be fixed.
+        if (error instanceof ModelError && error.kind === "config") made = undefined;
+        throw error;
+      }
+    },
+  };
+}
