@@ -1,0 +1,223 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, realpathSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import fastifyStatic from "@fastify/static";
+import fastifyWebsocket from "@fastify/websocket";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import { MAX_FRAME_BYTES, type ModelInfo, type ModeName } from "../../protocol/index.ts";
+import { type Clock, systemClock } from "../clock.ts";
+import type { InteractionRegistry } from "../interactions/port.ts";
+import { createInteractionRegistry } from "../interactions/registry.ts";
+import type { ModelProvider } from "../models/provider.ts";
+import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
+import { decidePermission, type PermissionCheck } from "../permissions/decide.ts";
+import { SessionManager } from "../sessions/sessionManager.ts";
+import { openDatabase } from "../store/database.ts";
+import { randomId } from "../store/ids.ts";
+import { SessionLog } from "../store/sessionLog.ts";
+import { SettingsStore } from "../store/settingsStore.ts";
+import type { AnyToolContract } from "../tools/contract.ts";
+import { defaultTools } from "../tools/defaultTools.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import { WsRouter } from "../ws/router.ts";
+import {
+  credentialOf,
+  FORBIDDEN_PAGE,
+  hostAllowed,
+  NOT_BUILT_PAGE,
+  originAllowed,
+  TOKEN_COOKIE,
+  tokensMatch,
+  UNAUTHORIZED_PAGE,
+} from "./auth.ts";
+import { serializeCookie } from "./cookies.ts";
+
+const repoRoot = resolve(import.meta.dirname, "../../..");
+
+export interface ServerOptions {
+  /** The repository the agent works in; file tools stay inside it. */
+  workspace: string;
+  /** SQLite file of the session log; its directory is created. */
+  dbPath: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** Access token; a random 32-byte hex token when absent. */
+  token?: string;
+  /** Model of new sessions, e.g. `scripted:demo` (the default) or `provider/model`. */
+  model?: string;
+  /** Mode of new sessions. Default `build`. */
+  defaultMode?: ModeName;
+  clock?: Clock;
+  /** Auto-continue timings (A2). */
+  timings?: { graceMs: number; deadlineMs: number };
+  /** The built SPA. Default `<repo>/dist`. */
+  distDir?: string;
+  /** Makes the provider of a model reference; by default only scripted models exist. */
+  providerFor?: (modelRef: string) => ModelProvider;
+  /** The models offered to the page; by default the configured model alone. */
+  listModels?: () => ModelInfo[] | Promise<ModelInfo[]>;
+  /** Tools every session offers. Default: Read, Glob, Grep, AskUserQuestion. */
+  tools?: AnyToolContract[];
+  permissions?: PermissionCheck;
+}
+
+export interface RunningServer {
+  /** The URL to open, token included: `http://127.0.0.1:<port>/?token=<token>`. */
+  url: string;
+  port: number;
+  token: string;
+  sessions: SessionManager;
+  interactions: InteractionRegistry;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMINGS = { graceMs: 60_000, deadlineMs: 300_000 };
+
+/**
+ * Starts plangate's protocol server on 127.0.0.1: the built page, `/ws`, the session log,
+ * the interaction registry and the turn loop. Unfinished turns resume before it listens.
+ */
+export async function createServer(options: ServerOptions): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const token = options.token ?? randomBytes(32).toString("hex");
+  const workspace = realpathSync(options.workspace);
+  const distDir = resolve(options.distDir ?? join(repoRoot, "dist"));
+  const configuredModel = options.model ?? "scripted:demo";
+
+  const providers = new Map<string, ModelProvider>();
+  const makeProvider =
+    options.providerFor ?? ((ref: string) => createScriptedProvider(ref, process.cwd()));
+  const providerFor = (ref: string) => {
+    let provider = providers.get(ref);
+    if (!provider) {
+      provider = makeProvider(ref);
+      providers.set(ref, provider);
+    }
+    return provider;
+  };
+  // Made now so a broken scenario or model setup stops the start with its own message.
+  const defaultModel = providerFor(configuredModel).ref;
+  providers.set(defaultModel, providerFor(configuredModel));
+  const fallbackInfo: ModelInfo = scriptedModelInfo(configuredModel, process.cwd()) ?? {
+    ref: defaultModel,
+    provider: defaultModel.split("/")[0] ?? defaultModel,
+    label: defaultModel,
+  };
+  const listModels = options.listModels ?? (() => [fallbackInfo]);
+
+  const db = openDatabase(options.dbPath);
+  const log = new SessionLog(db, clock);
+  const settings = new SettingsStore(db);
+  const interactions = createInteractionRegistry({
+    append: (sessionId, entry) => log.append(sessionId, entry),
+    clock,
+    settings: () => settings.get(),
+    timings: options.timings ?? DEFAULT_TIMINGS,
+    newId: () => randomId("int_", 12),
+  });
+  let router: WsRouter | undefined;
+  const sessions = new SessionManager({
+    log,
+    interactions,
+    tools: new ToolRegistry(options.tools ?? defaultTools()),
+    providerFor,
+    permissions: options.permissions ?? decidePermission,
+    workspace,
+    defaultModel,
+    defaultMode: options.defaultMode ?? "build",
+    onDelta: (sessionId, text) => router?.sendDelta(sessionId, text),
+  });
+  router = new WsRouter({ log, sessions, interactions, settings, clock, listModels });
+
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  let port = options.port ?? 0;
+  // The plugin's own hooks must run first: they close the socket of a refused upgrade.
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  app.addHook("onRequest", async (request, reply) =>
+    checkAccess(request, reply, { token, port: () => port }),
+  );
+  app.get("/ws", { websocket: true }, (socket) => router?.accept(socket));
+  const built = existsSync(join(distDir, "index.html"));
+  if (built) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: true });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (!built) return reply.code(503).type("text/plain; charset=utf-8").send(NOT_BUILT_PAGE);
+    if (request.method !== "GET" || !(request.headers.accept ?? "").includes("text/html")) {
+      return reply.code(404).type("text/plain; charset=utf-8").send("Not found\n");
+    }
+    // SPA fallback: client-side routes load the page, which routes itself.
+    return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+
+  sessions.start();
+  try {
+    await app.listen({ host: "127.0.0.1", port });
+  } catch (error) {
+    await sessions.close();
+    db.close();
+    throw error;
+  }
+  port = (app.server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    sessions,
+    interactions,
+    close() {
+      closing ??= (async () => {
+        router?.close();
+        await sessions.close();
+        await app.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * R1: every request needs the token, from `?token=` once and from the cookie after that; the
+ * WebSocket upgrade also needs this server's own Host and (when sent) Origin.
+ */
+function checkAccess(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: { token: string; port: () => number },
+): FastifyReply | undefined {
+  const port = access.port();
+  const text = (code: number, body: string) =>
+    reply
+      .code(code)
+      .type("text/plain; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(body);
+  if (!hostAllowed(request.headers.host, port))
+    return text(403, "plangate: unexpected Host header.\n");
+  const url = new URL(request.url, `http://127.0.0.1:${port}`);
+  const credential = credentialOf(url, request.headers.cookie);
+  const valid = credential.source !== "none" && tokensMatch(credential.token, access.token);
+
+  if (url.pathname === "/ws") {
+    if (!originAllowed(request.headers.origin, port))
+      return text(403, "plangate: foreign origin.\n");
+    if (credential.source === "none") return text(401, UNAUTHORIZED_PAGE);
+    if (!valid) return text(403, FORBIDDEN_PAGE);
+    return undefined;
+  }
+  if (credential.source === "query") {
+    if (!valid) return text(403, FORBIDDEN_PAGE);
+    url.searchParams.delete("token");
+    reply.header(
+      "set-cookie",
+      serializeCookie(TOKEN_COOKIE, access.token, { httpOnly: true, sameSite: "Strict" }),
+    );
+    return reply.redirect(`${url.pathname}${url.search}`, 302);
+  }
+  if (!valid) return text(401, UNAUTHORIZED_PAGE);
+  return undefined;
+}

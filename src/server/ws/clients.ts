@@ -1,0 +1,45 @@
+import type { WebSocket } from "ws";
+import type { ServerFrame } from "../../protocol/index.ts";
+
+/** One WebSocket client: whether it has said hello and which sessions it follows. */
+export class Client {
+  greeted = false;
+  readonly subscriptions = new Set<string>();
+  queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly socket: WebSocket) {}
+
+  send(frame: ServerFrame): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}
+
+/** Everyone connected; events go to a session's subscribers, summaries and settings to all. */
+export class ClientSet {
+  private readonly clients = new Set<Client>();
+
+  add(client: Client): void {
+    this.clients.add(client);
+  }
+
+  remove(client: Client): void {
+    this.clients.delete(client);
+  }
+
+  toAll(frame: ServerFrame): void {
+    for (const client of this.clients) if (client.greeted) client.send(frame);
+  }
+
+  toSubscribers(sessionId: string, frame: ServerFrame): void {
+    for (const client of this.clients) if (client.subscriptions.has(sessionId)) client.send(frame);
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const client of this.clients) client.close(code, reason);
+    this.clients.clear();
+  }
+}

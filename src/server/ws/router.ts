@@ -1,0 +1,275 @@
+import type { WebSocket } from "ws";
+import {
+  type ClientFrame,
+  type ErrorCode,
+  type ModelInfo,
+  PROTOCOL_VERSION,
+  type ServerFrame,
+  type SessionEntry,
+  type StoredEntry,
+} from "../../protocol/index.ts";
+import type { Clock } from "../clock.ts";
+import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
+import type { SessionManager } from "../sessions/sessionManager.ts";
+import { SessionNotFoundError, StorageError } from "../store/errors.ts";
+import type { SessionLog } from "../store/sessionLog.ts";
+import type { SettingsStore } from "../store/settingsStore.ts";
+import { Client, ClientSet } from "./clients.ts";
+import { readClientFrame } from "./readFrame.ts";
+
+export interface RouterDeps {
+  log: SessionLog;
+  sessions: SessionManager;
+  interactions: InteractionRegistry;
+  settings: SettingsStore;
+  clock: Clock;
+  /** The models a session may use; the first is not special. */
+  listModels: () => ModelInfo[] | Promise<ModelInfo[]>;
+}
+
+/** Entries that change nothing in a session summary do not trigger `session.upserted`. */
+const summaryNeutral = new Set<SessionEntry["kind"]>([
+  "interaction.draft",
+  "interaction.countdown",
+]);
+
+class FrameError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The WebSocket side of the protocol: validates each frame (R2), routes it to the session
+ * manager or the interaction registry, and fans stored entries out to the clients that follow
+ * their session. It never lets client input throw out of a handler.
+ */
+export class WsRouter {
+  private readonly clients = new ClientSet();
+  private readonly dirtySummaries = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: RouterDeps) {
+    this.unsubscribe = deps.log.subscribe((sessionId, stored) => this.onEntry(sessionId, stored));
+  }
+
+  /** Streamed text of a running turn goes only to the session's followers. */
+  sendDelta(sessionId: string, text: string): void {
+    this.clients.toSubscribers(sessionId, { type: "assistant.delta", sessionId, text });
+  }
+
+  accept(socket: WebSocket): void {
+    const client = new Client(socket);
+    this.clients.add(client);
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) {
+        client.send(errorFrame("BAD_FRAME", "Frames must be JSON text, not binary."));
+        return;
+      }
+      // One frame at a time per client, in order, even when a handler awaits.
+      client.queue = client.queue.then(() => this.handle(client, data.toString()));
+    });
+    socket.on("close", () => this.clients.remove(client));
+    socket.on("error", () => this.clients.remove(client));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.clients.closeAll(1001, "server shutting down");
+  }
+
+  private async handle(client: Client, text: string): Promise<void> {
+    const reading = readClientFrame(text);
+    if (!reading.ok) {
+      client.send(errorFrame(reading.code, reading.message, reading.ref));
+      return;
+    }
+    const { frame } = reading;
+    try {
+      if (frame.type !== "hello" && !client.greeted) {
+        throw new FrameError("NOT_HELLO", "Say hello first: the first frame must be `hello`.");
+      }
+      await this.dispatch(client, frame);
+    } catch (error) {
+      client.send(toErrorFrame(error, frame.type));
+    }
+  }
+
+  private async dispatch(client: Client, frame: ClientFrame): Promise<void> {
+    const { sessions, interactions } = this.deps;
+    switch (frame.type) {
+      case "hello":
+        return this.hello(client, frame);
+      case "session.create": {
+        const session = sessions.create({ title: frame.title, mode: frame.mode });
+        this.upsertNow(session.id);
+        this.subscribe(client, session.id, 0);
+        return;
+      }
+      case "session.open":
+        this.deps.log.requireSession(frame.sessionId);
+        this.subscribe(client, frame.sessionId, frame.lastSeq ?? 0);
+        return;
+      case "prompt":
+        sessions.prompt(frame.sessionId, frame.text);
+        return;
+      case "turn.cancel":
+        sessions.cancelTurn(frame.sessionId);
+        return;
+      case "mode.set":
+        sessions.setMode(frame.sessionId, frame.mode);
+        return;
+      case "model.set": {
+        const models = await this.deps.listModels();
+        const model = models.find((m) => m.ref === frame.model);
+        if (!model) throw new FrameError("BAD_MODEL", `There is no model "${frame.model}".`);
+        if (model.disabled) {
+          throw new FrameError("BAD_MODEL", `${model.ref} cannot be used: ${model.disabled}.`);
+        }
+        sessions.setModel(frame.sessionId, model.ref);
+        return;
+      }
+      case "settings.update": {
+        const settings = this.deps.settings.update(frame.patch);
+        this.clients.toAll({ type: "settings.changed", settings });
+        interactions.settingsChanged(settings);
+        return;
+      }
+      case "interaction.answer":
+        return receipt(
+          client,
+          frame.interactionId,
+          interactions.answer(frame.interactionId, frame.answers),
+        );
+      case "interaction.cancel":
+        return receipt(client, frame.interactionId, interactions.cancel(frame.interactionId));
+      case "interaction.decide":
+        return receipt(
+          client,
+          frame.interactionId,
+          interactions.decide(frame.interactionId, frame.decision),
+        );
+      case "interaction.touch":
+        return receipt(client, frame.interactionId, interactions.touch(frame.interactionId));
+      case "interaction.draft":
+        return receipt(
+          client,
+          frame.interactionId,
+          interactions.saveDraft(frame.interactionId, frame.draft),
+        );
+      case "interaction.lateAnswer": {
+        const late = interactions.acceptLateAnswer(frame.interactionId, frame.answers);
+        if (!late.ok) return receipt(client, frame.interactionId, late);
+        // X2: the choice reaches the agent as a follow-up message; it starts a turn when idle.
+        sessions.prompt(late.sessionId, late.text, { synthetic: true });
+        return receipt(client, frame.interactionId, { ok: true });
+      }
+    }
+  }
+
+  private async hello(client: Client, frame: Extract<ClientFrame, { type: "hello" }>) {
+    if (frame.protocol !== PROTOCOL_VERSION) {
+      throw new FrameError(
+        "PROTOCOL_MISMATCH",
+        `This server speaks protocol ${PROTOCOL_VERSION}, the page speaks ${frame.protocol}. Reload the page.`,
+      );
+    }
+    const models = await this.deps.listModels();
+    client.greeted = true;
+    client.send({
+      type: "welcome",
+      protocol: PROTOCOL_VERSION,
+      serverNow: this.deps.clock.now(),
+      settings: this.deps.settings.get(),
+      sessions: this.deps.sessions.summaries(),
+      models,
+    });
+    for (const point of frame.resume ?? []) {
+      if (!this.deps.log.getSession(point.sessionId)) {
+        client.send(
+          errorFrame(
+            "SESSION_NOT_FOUND",
+            `No session ${point.sessionId} to resume.`,
+            point.sessionId,
+          ),
+        );
+        continue;
+      }
+      client.subscriptions.add(point.sessionId);
+      for (const stored of this.deps.log.entriesAfter(point.sessionId, point.lastSeq)) {
+        client.send(eventFrame(point.sessionId, stored));
+      }
+    }
+  }
+
+  /** Reading the log and subscribing happen in one tick, so no entry falls between them. */
+  private subscribe(client: Client, sessionId: string, afterSeq: number): void {
+    const session = this.deps.log.requireSession(sessionId);
+    client.subscriptions.add(sessionId);
+    client.send({
+      type: "snapshot",
+      session: this.deps.sessions.summary(session),
+      entries: this.deps.log.entriesAfter(sessionId, afterSeq),
+    });
+  }
+
+  private onEntry(sessionId: string, stored: StoredEntry): void {
+    this.clients.toSubscribers(sessionId, eventFrame(sessionId, stored));
+    if (summaryNeutral.has(stored.entry.kind)) return;
+    // Deferred a microtask: the registry counts a new interaction right after its entry is stored.
+    if (this.dirtySummaries.size === 0) queueMicrotask(() => this.flushSummaries());
+    this.dirtySummaries.add(sessionId);
+  }
+
+  private flushSummaries(): void {
+    const ids = [...this.dirtySummaries];
+    this.dirtySummaries.clear();
+    for (const id of ids) this.upsertNow(id);
+  }
+
+  private upsertNow(sessionId: string): void {
+    this.dirtySummaries.delete(sessionId);
+    const session = this.deps.log.getSession(sessionId);
+    if (session)
+      this.clients.toAll({
+        type: "session.upserted",
+        session: this.deps.sessions.summary(session),
+      });
+  }
+}
+
+function eventFrame(sessionId: string, stored: StoredEntry): ServerFrame {
+  return { type: "event", sessionId, seq: stored.seq, at: stored.at, entry: stored.entry };
+}
+
+function errorFrame(code: ErrorCode, message: string, ref?: string): ServerFrame {
+  return ref === undefined
+    ? { type: "error", code, message }
+    : { type: "error", code, message, ref };
+}
+
+function receipt(client: Client, interactionId: string, result: Receipt): void {
+  client.send(
+    result.ok
+      ? { type: "receipt", interactionId, ok: true }
+      : { type: "receipt", interactionId, ok: false, code: result.code, message: result.message },
+  );
+}
+
+function toErrorFrame(error: unknown, ref: string): ServerFrame {
+  if (error instanceof FrameError) return errorFrame(error.code, error.message, ref);
+  if (error instanceof SessionNotFoundError)
+    return errorFrame("SESSION_NOT_FOUND", error.message, ref);
+  if (error instanceof StorageError) {
+    return errorFrame(
+      "STORAGE_FAILED",
+      `The session log could not be written: ${error.message}`,
+      ref,
+    );
+  }
+  console.error(`error handling a ${ref} frame:`, error);
+  return errorFrame("INTERNAL", "The server could not handle that frame.", ref);
+}
