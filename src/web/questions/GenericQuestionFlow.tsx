@@ -9,6 +9,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft, QuestionRequest } from "../../protocol/index.ts";
+import { Markdown } from "../markdown/Markdown.tsx";
 import {
   answersOf,
   chooseOther,
@@ -20,7 +21,6 @@ import {
   pickOption,
   typeOther,
 } from "./flowState.ts";
-import { QuestionMarkdown } from "./QuestionMarkdown.tsx";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useClaimFocus } from "./useClaimFocus.ts";
@@ -220,8 +220,8 @@ export function GenericQuestionFlow({
       <fieldset className="qflow-body" disabled={latched} data-answered={answeredHere}>
         <legend className="qflow-question">{item.question}</legend>
         {item.detail !== undefined && item.detail !== "" && (
-          <div className="qflow-detail qmarkdown">
-            <QuestionMarkdown text={item.detail} />
+          <div className="qflow-detail">
+            <Markdown text={item.detail} />
           </div>
         )}
         <p className="qflow-hint">

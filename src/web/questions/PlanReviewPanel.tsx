@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
+import { Markdown } from "../markdown/Markdown.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
-import { QuestionMarkdown } from "./QuestionMarkdown.tsx";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useClaimFocus } from "./useClaimFocus.ts";
@@ -77,12 +77,12 @@ export function PlanReviewPanel({
       <div className="qcard-strip qcard-strip--amber">{t("planReview.strip")}</div>
       <section
         ref={bodyRef}
-        className="qreview-body qmarkdown"
+        className="qreview-body"
         aria-label={t("planReview.body")}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        <QuestionMarkdown text={plan} />
+        <Markdown text={plan} />
       </section>
 
       {refuse !== undefined && (
