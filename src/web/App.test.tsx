@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { act, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import { App } from "./App.tsx";
+import { created, snapshotFrame, stored, summary, welcomeFrame } from "./store/fixtures.ts";
+import { renderShell } from "./testing/renderShell.tsx";
+
+afterEach(() => {
+  window.location.hash = "";
+});
+
+const twoSessions = welcomeFrame({
+  sessions: [
+    summary("old", { title: "Older work", createdAt: 1_000, pendingInteractions: 0 }),
+    summary("new", { title: "Newer work", createdAt: 2_000, pendingInteractions: 2 }),
+  ],
+});
+
+describe("App", () => {
+  it("[W5] has nav, header and main landmarks", () => {
+    renderShell(<App />, { frames: [twoSessions] });
+    expect(screen.getByRole("navigation", { name: "Sessions" })).toBeInTheDocument();
+    expect(screen.getByRole("banner")).toBeInTheDocument();
+    expect(screen.getByRole("main")).toBeInTheDocument();
+    expect(screen.getByTestId("connection-status")).toHaveTextContent("Connected");
+  });
+
+  it("[W1] lists sessions newest first with what waits in each", () => {
+    renderShell(<App />, { frames: [twoSessions] });
+    const rows = within(screen.getByTestId("session-list")).getAllByRole("button");
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining("Newer work"),
+      expect.stringContaining("Older work"),
+    ]);
+    expect(rows[0]).toHaveTextContent("2 waiting for you");
+  });
+
+  it("[W1] opens a session from the keyboard and puts it in the URL", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderShell(<App />, { frames: [twoSessions] });
+    const older = screen.getByRole("button", { name: /Older work/ });
+    older.focus();
+    await user.keyboard("{Enter}");
+    expect(sent).toEqual([{ type: "session.open", sessionId: "old" }]);
+    expect(older).toHaveAttribute("aria-current", "page");
+    expect(window.location.hash).toBe("#/s/old");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Older work");
+  });
+
+  it("[W1] creates a session and selects it when its snapshot arrives", async () => {
+    const user = userEvent.setup();
+    const { sent, client } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByTestId("new-session"));
+    expect(sent).toEqual([{ type: "session.create" }]);
+    act(() => client.receive(snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" })));
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Fresh");
+    expect(screen.getByTestId("composer-input")).toBeInTheDocument();
+    expect(window.location.hash).toBe("#/s/fresh");
+  });
+
+  it("[W1] reaches the settings from the header and comes back", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByTestId("settings-button"));
+    expect(screen.getByRole("switch", { name: "Auto-continue questions" })).toBeInTheDocument();
+    expect(window.location.hash).toBe("#/settings");
+    await user.click(screen.getByRole("button", { name: "Back to the conversation" }));
+    expect(screen.queryByRole("switch")).toBeNull();
+  });
+
+  it("[W3] announces a lost connection with its attempt number", () => {
+    const { store } = renderShell(<App />, { frames: [twoSessions] });
+    act(() =>
+      store.getState().setConnectionStatus({ status: "reconnecting", attempt: 3, retryAt: 0 }),
+    );
+    expect(screen.getByRole("status")).toHaveTextContent("Reconnecting… (attempt 3)");
+    expect(screen.getByTestId("connection-status")).toHaveAttribute("data-status", "reconnecting");
+    expect(screen.getByTestId("new-session")).toBeDisabled();
+  });
+
+  it("[W2] shows the shell in Chinese", () => {
+    renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    expect(screen.getByRole("button", { name: "新建会话" })).toBeInTheDocument();
+    expect(screen.getByTestId("settings-button")).toHaveTextContent("设置");
+  });
+
+  it("shows a server error until it is dismissed", async () => {
+    const user = userEvent.setup();
+    const { client } = renderShell(<App />, { frames: [twoSessions] });
+    act(() =>
+      client.receive({ type: "error", code: "SESSION_BUSY", message: "A turn is running" }),
+    );
+    expect(screen.getByRole("alert")).toHaveTextContent("A turn is running");
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});

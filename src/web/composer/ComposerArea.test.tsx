@@ -1,0 +1,158 @@
+// @vitest-environment jsdom
+import { act, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { SessionEntry } from "../../protocol/index.ts";
+import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+import { ComposerArea } from "./ComposerArea.tsx";
+
+function renderComposer(entries: SessionEntry[] = [], online = true) {
+  const frames = [
+    snapshotFrame(
+      "s1",
+      [created, ...entries].map((entry, i) => stored(i + 1, entry)),
+    ),
+  ];
+  const view = renderShell(<ComposerArea sessionId="s1" />, { frames, online });
+  return { ...view, input: screen.getByRole("textbox", { name: "Message to the agent" }) };
+}
+
+describe("Composer", () => {
+  it("[W1] sends the prompt on Enter and clears the box", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer();
+    await user.type(input, "Add a cache{Enter}");
+    expect(sent).toEqual([{ type: "prompt", sessionId: "s1", text: "Add a cache" }]);
+    expect(input).toHaveValue("");
+  });
+
+  it("[W1] starts a new line on Shift+Enter without sending", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer();
+    await user.type(input, "one{Shift>}{Enter}{/Shift}two");
+    expect(sent).toEqual([]);
+    expect(input).toHaveValue("one\ntwo");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(sent).toEqual([{ type: "prompt", sessionId: "s1", text: "one\ntwo" }]);
+  });
+
+  it("[P2] /mode yolo sends mode.set", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer();
+    await user.type(input, "/mode yolo{Enter}");
+    expect(sent).toEqual([{ type: "mode.set", sessionId: "s1", mode: "yolo" }]);
+  });
+
+  it("explains an unknown command and keeps the text", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer();
+    await user.type(input, "/frobnicate{Enter}");
+    expect(sent).toEqual([]);
+    expect(screen.getByRole("alert")).toHaveTextContent("There is no /frobnicate command");
+    expect(input).toHaveValue("/frobnicate");
+  });
+
+  it("[W3] sends nothing while disconnected and keeps what was typed", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer([], false);
+    await user.type(input, "hello{Enter}");
+    expect(sent).toEqual([]);
+    expect(input).toHaveValue("hello");
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+  });
+
+  it("[P1] shows the current mode, plan over the permission mode", () => {
+    renderComposer([
+      { kind: "session.modeChanged", mode: { permissionMode: "edit", planEnabled: true } },
+    ]);
+    expect(screen.getByTestId("mode-chip")).toHaveTextContent("Plan");
+    expect(screen.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+  });
+
+  it("offers Stop while a turn runs, sending turn.cancel", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderComposer([{ kind: "turn.started" }]);
+    await user.click(screen.getByRole("button", { name: "Stop" }));
+    expect(sent).toEqual([{ type: "turn.cancel", sessionId: "s1" }]);
+  });
+
+  it("[Q7] shows the head of the pending queue above a composer that stays usable", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+      { kind: "interaction.requested", request: questionRequest("q2") },
+    ]);
+    expect(screen.getByText("Which database for q1?")).toBeInTheDocument();
+    expect(screen.queryByText("Which database for q2?")).toBeNull();
+    await user.type(input, "why?{Enter}");
+    expect(sent).toContainEqual({ type: "prompt", sessionId: "s1", text: "why?" });
+  });
+
+  it("[I7] Chat about it cancels the review and puts focus back in the message box", async () => {
+    const user = userEvent.setup();
+    const review = {
+      ...questionRequest("r1"),
+      toolName: "ExitPlanMode",
+      questions: [
+        {
+          question: "Shall I carry out this plan?",
+          header: "Plan",
+          multiSelect: false,
+          detail: "## Steps\n\n1. migrate",
+          intent: { kind: "plan-review" as const, approve: "Approve" },
+          options: [
+            { label: "Approve", description: "Start editing" },
+            { label: "Refuse", description: "Stay in plan mode" },
+          ],
+        },
+      ],
+    };
+    const { input, sent } = renderComposer([{ kind: "interaction.requested", request: review }]);
+    await user.click(screen.getByRole("button", { name: "Chat about it" }));
+    expect(sent).toContainEqual({ type: "interaction.cancel", interactionId: "r1" });
+    expect(input).toHaveFocus();
+  });
+
+  it("[X3] says so when another tab settles the question shown here", () => {
+    const { client } = renderComposer([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+    ]);
+    act(() =>
+      client.receive({
+        type: "event",
+        sessionId: "s1",
+        seq: 3,
+        at: 3,
+        entry: {
+          kind: "interaction.resolved",
+          interactionId: "q1",
+          outcome: { type: "cancelled" },
+        },
+      }),
+    );
+    expect(screen.getByRole("status")).toHaveTextContent("Answered elsewhere");
+    expect(screen.queryByText("Which database for q1?")).toBeNull();
+  });
+
+  it("[A3] closes quietly when the question continued on its own", () => {
+    const { client } = renderComposer([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+    ]);
+    act(() =>
+      client.receive({
+        type: "event",
+        sessionId: "s1",
+        seq: 3,
+        at: 3,
+        entry: {
+          kind: "interaction.resolved",
+          interactionId: "q1",
+          outcome: { type: "answered", answers: {}, auto: true },
+        },
+      }),
+    );
+    expect(screen.queryByText("Answered elsewhere")).toBeNull();
+    expect(screen.queryByText("Which database for q1?")).toBeNull();
+  });
+});

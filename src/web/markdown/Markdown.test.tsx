@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { Markdown } from "./Markdown.tsx";
+
+describe("Markdown", () => {
+  it("[W1] renders headings, lists, GFM tables and code blocks", () => {
+    const text = [
+      "# Plan",
+      "",
+      "- first",
+      "- second",
+      "",
+      "| file | change |",
+      "| --- | --- |",
+      "| a.ts | add |",
+      "",
+      "```ts",
+      "const x = 1;",
+      "```",
+    ].join("\n");
+    const { container } = render(<Markdown text={text} />);
+    expect(screen.getByRole("heading", { level: 1, name: "Plan" })).toBeInTheDocument();
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "first",
+      "second",
+    ]);
+    expect(screen.getByRole("table")).toBeInTheDocument();
+    expect(screen.getByRole("columnheader", { name: "change" })).toBeInTheDocument();
+    expect(screen.getByRole("cell", { name: "a.ts" })).toBeInTheDocument();
+    expect(container.querySelector("pre code")?.textContent).toContain("const x = 1;");
+  });
+
+  it("[R5] never turns raw HTML into elements", () => {
+    const { container } = render(
+      <Markdown
+        text={
+          'Hello <script>window.pwned = 1</script>\n\n<img src="x" onerror="window.pwned = 2">\n\n<b>bold</b>'
+        }
+      />,
+    );
+    expect(container.querySelector("script")).toBeNull();
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.querySelector("b")).toBeNull();
+    expect(container.querySelector("[onerror]")).toBeNull();
+    expect((window as { pwned?: number }).pwned).toBeUndefined();
+  });
+
+  it("[R5] neutralises a javascript: link and keeps safe links in a new tab", () => {
+    const { container } = render(
+      <Markdown text={"[click me](javascript:alert(1)) and [docs](https://example.com/docs)"} />,
+    );
+    expect(screen.queryByRole("link", { name: "click me" })).toBeNull();
+    expect(screen.getByText("click me")).toBeInTheDocument();
+    for (const anchor of container.querySelectorAll("a")) {
+      expect(anchor.getAttribute("href") ?? "").not.toMatch(/^\s*javascript:/i);
+    }
+    const docs = screen.getByRole("link", { name: "docs" });
+    expect(docs).toHaveAttribute("href", "https://example.com/docs");
+    expect(docs).toHaveAttribute("target", "_blank");
+    expect(docs).toHaveAttribute("rel", "noopener noreferrer");
+  });
+
+  it("[R5] drops a data: image URL", () => {
+    const { container } = render(<Markdown text={"![pic](data:text/html;base64,PHNjcmlwdD4=)"} />);
+    expect(container.querySelector("img")).toBeNull();
+  });
+});

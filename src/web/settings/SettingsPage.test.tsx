@@ -1,0 +1,54 @@
+// @vitest-environment jsdom
+import { act, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import { LANGUAGE_STORAGE_KEY } from "../i18n/language.ts";
+import { welcomeFrame } from "../store/fixtures.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+import { SettingsPage } from "./SettingsPage.tsx";
+
+afterEach(() => window.localStorage.clear());
+
+describe("SettingsPage", () => {
+  it("[A5] the auto-continue switch explains itself and sends settings.update", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    const toggle = screen.getByRole("switch", { name: "Auto-continue questions" });
+    expect(toggle).toBeChecked();
+    expect(toggle).toHaveAccessibleDescription(/countdown/);
+    await user.click(toggle);
+    expect(sent).toEqual([{ type: "settings.update", patch: { autoContinue: false } }]);
+  });
+
+  it("[A5] reflects the server's setting once it changes", () => {
+    const { client } = renderShell(<SettingsPage onBack={() => {}} />, {
+      frames: [welcomeFrame()],
+    });
+    act(() =>
+      client.receive({
+        type: "settings.changed",
+        settings: { autoContinue: false, theme: "dark" },
+      }),
+    );
+    expect(screen.getByRole("switch", { name: "Auto-continue questions" })).not.toBeChecked();
+    expect(screen.getByRole("combobox", { name: "Theme" })).toHaveValue("dark");
+  });
+
+  it("[W2] switching the language turns the copy Chinese, live, and remembers it", async () => {
+    const user = userEvent.setup();
+    renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    expect(screen.getByRole("heading", { level: 2, name: "Settings" })).toBeInTheDocument();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Language" }), "zh-CN");
+    expect(screen.getByRole("heading", { level: 2, name: "设置" })).toBeInTheDocument();
+    expect(screen.getByRole("switch", { name: "问题自动继续" })).toBeInTheDocument();
+    expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe("zh-CN");
+    expect(document.documentElement.lang).toBe("zh-CN");
+  });
+
+  it("[W1] the theme select sends settings.update", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    await user.selectOptions(screen.getByRole("combobox", { name: "Theme" }), "dark");
+    expect(sent).toEqual([{ type: "settings.update", patch: { theme: "dark" } }]);
+  });
+});

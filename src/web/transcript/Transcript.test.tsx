@@ -1,0 +1,148 @@
+// @vitest-environment jsdom
+import { act, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { SessionEntry } from "../../protocol/index.ts";
+import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+import { Transcript } from "./Transcript.tsx";
+
+function renderEntries(entries: SessionEntry[], language: "en" | "zh-CN" = "en") {
+  const frames = [
+    snapshotFrame(
+      "s1",
+      [created, ...entries].map((entry, i) => stored(i + 1, entry)),
+    ),
+  ];
+  return renderShell(<Transcript sessionId="s1" />, { frames, language });
+}
+
+describe("Transcript", () => {
+  it("[W1] shows user and assistant messages, the assistant's as markdown", () => {
+    renderEntries([
+      { kind: "user.message", text: "Add a cache" },
+      { kind: "assistant.message", text: "## Steps\n\n1. read\n2. **write**" },
+    ]);
+    const transcript = screen.getByTestId("transcript");
+    expect(within(transcript).getByTestId("entry-user")).toHaveTextContent("Add a cache");
+    const assistant = within(transcript).getByTestId("entry-assistant");
+    expect(within(assistant).getByRole("heading", { name: "Steps" })).toBeInTheDocument();
+    expect(within(assistant).getAllByRole("listitem")).toHaveLength(2);
+  });
+
+  it("[R5] shows a user's HTML as the text they typed", () => {
+    const { container } = renderEntries([
+      { kind: "user.message", text: "<img src=x onerror=alert(1)>" },
+    ]);
+    expect(screen.getByTestId("entry-user")).toHaveTextContent("<img src=x onerror=alert(1)>");
+    expect(container.querySelector("img")).toBeNull();
+  });
+
+  it("[W1] collapses a tool call to its name and a hint, and expands to input and result", async () => {
+    const user = userEvent.setup();
+    renderEntries([
+      { kind: "tool.call", callId: "c1", name: "Read", input: { file_path: "src/app.ts" } },
+      { kind: "tool.result", callId: "c1", name: "Read", isError: false, output: "export {}" },
+    ]);
+    const tool = screen.getByTestId("entry-tool");
+    expect(tool).not.toHaveAttribute("open");
+    expect(tool).toHaveTextContent("Read");
+    expect(tool).toHaveTextContent("src/app.ts");
+    expect(screen.getByText("export {}")).not.toBeVisible();
+
+    await user.click(within(tool).getByText("Read"));
+    expect(tool).toHaveAttribute("open");
+    expect(screen.getByText("export {}")).toBeVisible();
+    expect(within(tool).getByRole("heading", { name: "Input" })).toBeVisible();
+  });
+
+  it("[W1] marks a failed tool result", () => {
+    renderEntries([
+      { kind: "tool.call", callId: "c1", name: "Bash", input: { command: "rm -rf /" } },
+      { kind: "tool.result", callId: "c1", name: "Bash", isError: true, output: "denied" },
+    ]);
+    expect(screen.getByTestId("entry-tool")).toHaveTextContent("failed");
+  });
+
+  it("shows notices, a turn that ended in an error and one that was stopped", () => {
+    renderEntries([
+      { kind: "notice", level: "error", text: "Provider unreachable" },
+      { kind: "turn.ended", reason: "error", message: "rate limited" },
+      { kind: "turn.ended", reason: "cancelled" },
+      { kind: "turn.ended", reason: "completed" },
+    ]);
+    expect(screen.getByRole("alert")).toHaveTextContent("Provider unreachable");
+    expect(screen.getByTestId("entry-turn-error")).toHaveTextContent("rate limited");
+    expect(screen.getByText("Stopped.")).toBeInTheDocument();
+  });
+
+  it("[W1] shows streamed text as it arrives, then the final message in its place", () => {
+    const { client } = renderEntries([{ kind: "turn.started" }]);
+    act(() =>
+      client.receive({ type: "assistant.delta", sessionId: "s1", text: "Working on **it**" }),
+    );
+    expect(screen.getByText("it").tagName).toBe("STRONG");
+    act(() =>
+      client.receive({
+        type: "event",
+        sessionId: "s1",
+        seq: 3,
+        at: 3,
+        entry: { kind: "assistant.message", text: "Working on **it**, done" },
+      }),
+    );
+    expect(screen.getAllByText("it")).toHaveLength(1);
+    expect(screen.getByTestId("entry-assistant")).toHaveTextContent("Working on it, done");
+  });
+
+  it("[A3] shows an auto-continued question as such, with a way to answer late (X2)", () => {
+    renderEntries([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+      {
+        kind: "interaction.resolved",
+        interactionId: "q1",
+        outcome: { type: "answered", answers: {}, auto: true },
+      },
+    ]);
+    const line = screen.getByTestId("entry-resolved");
+    expect(line).toHaveTextContent("Unanswered — continued automatically");
+    expect(within(line).getByRole("button", { name: "Answer now" })).toBeInTheDocument();
+  });
+
+  it("[Q8] words answered, dismissed and aborted interactions", () => {
+    renderEntries([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+      {
+        kind: "interaction.resolved",
+        interactionId: "q1",
+        outcome: {
+          type: "answered",
+          auto: false,
+          answers: { "Which database for q1?": { labels: ["Postgres"], other: "with pgvector" } },
+        },
+      },
+      { kind: "interaction.requested", request: questionRequest("q2") },
+      { kind: "interaction.resolved", interactionId: "q2", outcome: { type: "cancelled" } },
+      { kind: "interaction.requested", request: questionRequest("q3") },
+      {
+        kind: "interaction.resolved",
+        interactionId: "q3",
+        outcome: { type: "aborted", reason: "turn cancelled" },
+      },
+    ]);
+    expect(screen.getAllByTestId("entry-resolved").map((n) => n.textContent)).toEqual([
+      "Answered: Postgres, with pgvector",
+      "Questions dismissed",
+      "Closed with no one answering: turn cancelled",
+    ]);
+  });
+
+  it("[P8] shows an approved plan as a card with its markdown", () => {
+    renderEntries([
+      { kind: "plan.approved", plan: "# The plan\n\n- step one", path: ".zcode/plans/plan-s1.md" },
+    ]);
+    const card = screen.getByRole("region", { name: "Approved plan" });
+    expect(within(card).getByRole("heading", { name: "The plan" })).toBeInTheDocument();
+    expect(card).toHaveTextContent(".zcode/plans/plan-s1.md");
+  });
+});
