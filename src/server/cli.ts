@@ -1,0 +1,76 @@
+import { resolve } from "node:path";
+import { buildPageIfStale } from "./buildPage.ts";
+import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
+import { createServer, type RunningServer } from "./http/server.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+
+async function listen(options: CliOptions): Promise<RunningServer> {
+  const start = (port: number) =>
+    createServer({
+      workspace: options.workspace,
+      dbPath: options.dbPath,
+      port,
+      model: options.model,
+      defaultMode: options.mode,
+      timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
+      ...(options.token ? { token: options.token } : {}),
+    });
+  try {
+    return await start(options.port ?? DEFAULT_PORT);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    if (options.port !== undefined) {
+      throw new CliError(
+        `Port ${options.port} is already in use. Choose another with --port, or --port 0 for any free port.`,
+      );
+    }
+    return start(0);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseCliOptions(process.argv.slice(2), process.cwd());
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (options.build) {
+    try {
+      if ((await buildPageIfStale(root)) === "built")
+        console.log("plangate: built the page into dist/");
+    } catch (error) {
+      console.error(
+        `plangate: could not build the page (${(error as Error).message}); serving dist/ as it is.`,
+      );
+    }
+  }
+  const server = await listen(options);
+  console.log(`plangate is serving ${options.workspace} (model ${options.model}). Open this URL:`);
+  console.log(server.url);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`plangate: ${signal}, shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("plangate: error while shutting down:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof CliError) {
+    console.error(`plangate: ${error.message}\n\n${USAGE}`);
+  } else {
+    console.error(`plangate: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  process.exit(1);
+});

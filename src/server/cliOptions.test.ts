@@ -1,0 +1,57 @@
+import { CliError, parseCliOptions } from "./cliOptions.ts";
+
+describe("CLI options", () => {
+  it("has defaults relative to the workspace", () => {
+    expect(parseCliOptions([], "/repo")).toEqual({
+      port: undefined,
+      workspace: "/repo",
+      dbPath: "/repo/.zcode/plangate.db",
+      model: "scripted:demo",
+      mode: "build",
+      token: undefined,
+      graceMs: 60_000,
+      deadlineMs: 300_000,
+      build: true,
+      help: false,
+    });
+  });
+
+  it("reads every flag", () => {
+    const options = parseCliOptions(
+      [
+        "--port",
+        "0",
+        "--workspace",
+        "ws",
+        "--db",
+        "x.db",
+        "--model",
+        "scripted:e.yaml",
+        "--mode",
+        "plan",
+      ].concat(["--token", "t", "--grace-ms", "10", "--deadline-ms", "20", "--no-build"]),
+      "/repo",
+    );
+    expect(options).toMatchObject({
+      port: 0,
+      workspace: "/repo/ws",
+      dbPath: "/repo/x.db",
+      model: "scripted:e.yaml",
+      mode: "plan",
+      token: "t",
+      graceMs: 10,
+      deadlineMs: 20,
+      build: false,
+    });
+  });
+
+  it("rejects bad values with a message naming the flag", () => {
+    expect(() => parseCliOptions(["--port", "99999"], "/")).toThrow(
+      /--port must be a whole number/,
+    );
+    expect(() => parseCliOptions(["--port", "abc"], "/")).toThrow(CliError);
+    expect(() => parseCliOptions(["--mode", "fast"], "/")).toThrow(/--mode must be one of plan/);
+    expect(() => parseCliOptions(["--grace-ms", "10", "--deadline-ms", "5"], "/")).toThrow(/grace/);
+    expect(() => parseCliOptions(["--bogus"], "/")).toThrow(CliError);
+  });
+});

@@ -1,0 +1,105 @@
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ModeName } from "../protocol/index.ts";
+import { DEFAULT_TIMINGS } from "./http/server.ts";
+
+export const DEFAULT_PORT = 7420;
+
+export interface CliOptions {
+  /** Undefined when not given: 7420, or any free port when 7420 is taken. */
+  port: number | undefined;
+  workspace: string;
+  dbPath: string;
+  model: string;
+  mode: ModeName;
+  token: string | undefined;
+  graceMs: number;
+  deadlineMs: number;
+  /** Build the page first when it is missing or older than its sources. */
+  build: boolean;
+  help: boolean;
+}
+
+export class CliError extends Error {}
+
+export const USAGE = `Usage: npm start -- [options]
+
+  --port N          port on 127.0.0.1 (default ${DEFAULT_PORT}, or a free one if ${DEFAULT_PORT} is taken; 0 = any free port)
+  --workspace DIR   the repository the agent works in (default: current directory)
+  --db FILE         session database (default: <workspace>/.zcode/plangate.db)
+  --model REF       model of new sessions (default: scripted:demo; scripted:<file.yaml> plays a scenario)
+  --mode NAME       mode of new sessions: plan, build, edit, yolo or auto (default: build)
+  --token T         access token (default: a random one, printed in the URL)
+  --grace-ms N      silent wait before an unanswered question shows its countdown (default ${DEFAULT_TIMINGS.graceMs})
+  --deadline-ms N   when an unanswered question continues on its own (default ${DEFAULT_TIMINGS.deadlineMs})
+  --no-build        serve dist/ as it is, without rebuilding the page
+  --help            show this help
+`;
+
+export function parseCliOptions(argv: string[], cwd: string): CliOptions {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const workspace = resolve(cwd, values.workspace ?? ".");
+  const mode = ModeName.safeParse(values.mode ?? "build");
+  if (!mode.success) {
+    throw new CliError(
+      `--mode must be one of ${ModeName.options.join(", ")}, not "${values.mode}".`,
+    );
+  }
+  const graceMs = integer("--grace-ms", values["grace-ms"], 0) ?? DEFAULT_TIMINGS.graceMs;
+  const deadlineMs =
+    integer("--deadline-ms", values["deadline-ms"], 1) ?? DEFAULT_TIMINGS.deadlineMs;
+  if (graceMs > deadlineMs) throw new CliError("--grace-ms cannot be longer than --deadline-ms.");
+  if (values.token !== undefined && values.token.trim() === "")
+    throw new CliError("--token cannot be empty.");
+  return {
+    port: integer("--port", values.port, 0, 65_535),
+    workspace,
+    dbPath: values.db ? resolve(cwd, values.db) : join(workspace, ".zcode", "plangate.db"),
+    model: values.model ?? "scripted:demo",
+    mode: mode.data,
+    token: values.token,
+    graceMs,
+    deadlineMs,
+    build: !values["no-build"],
+    help: values.help ?? false,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: "string" },
+      workspace: { type: "string" },
+      db: { type: "string" },
+      model: { type: "string" },
+      mode: { type: "string" },
+      token: { type: "string" },
+      "grace-ms": { type: "string" },
+      "deadline-ms": { type: "string" },
+      "no-build": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function integer(
+  flag: string,
+  text: string | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+) {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  }
+  return value;
+}
