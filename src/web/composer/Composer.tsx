@@ -59,7 +59,7 @@ export function Composer({
         ref={inputRef}
         className="composer-input"
         data-testid="composer-input"
-        rows={3}
+        rows={2}
         value={text}
         placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
         aria-describedby="composer-hint"

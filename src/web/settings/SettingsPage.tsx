@@ -28,10 +28,11 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
   return (
     <section className="settings" aria-labelledby="settings-title" data-testid="settings-page">
       <div className="settings-inner">
-        <h2 id="settings-title" className="settings-title">
+        <h2 id="settings-title" className="sr-only">
           {t("title")}
         </h2>
         <button type="button" className="btn btn--ghost settings-back" onClick={onBack}>
+          <span aria-hidden="true">←</span>
           {t("back")}
         </button>
 

@@ -29,11 +29,11 @@ export const ToolCallItem = memo(function ToolCallItem({
       <div className="tool-body">
         {call ? (
           <>
-            <h4 className="tool-label">{t("tool.input")}</h4>
+            <p className="tool-label">{t("tool.input")}</p>
             <pre className="tool-pre">{formatToolInput(call.input)}</pre>
           </>
         ) : null}
-        <h4 className="tool-label">{t("tool.output")}</h4>
+        <p className="tool-label">{t("tool.output")}</p>
         {result ? (
           <pre className={result.isError ? "tool-pre tool-pre--error" : "tool-pre"}>
             {result.output === "" ? t("tool.emptyOutput") : result.output}

@@ -53,7 +53,8 @@ describe("Transcript", () => {
     await user.click(within(tool).getByText("Read"));
     expect(tool).toHaveAttribute("open");
     expect(screen.getByText("export {}")).toBeVisible();
-    expect(within(tool).getByRole("heading", { name: "Input" })).toBeVisible();
+    expect(within(tool).getByText("Input")).toBeVisible();
+    expect(within(tool).getByText(/"file_path": "src\/app.ts"/)).toBeVisible();
   });
 
   it("[W1] marks a failed tool result", () => {

@@ -81,10 +81,13 @@ export function Transcript({ sessionId }: { sessionId: string }) {
       <section
         className="transcript"
         data-testid="transcript"
-        aria-label={t("transcript.label")}
+        aria-labelledby="transcript-heading"
         role="log"
         aria-relevant="additions"
       >
+        <h2 id="transcript-heading" className="sr-only">
+          {t("transcript.label")}
+        </h2>
         {!loaded ? <p className="transcript-empty">{t("transcript.loading")}</p> : null}
         {loaded && items.length === 0 && streaming === "" ? (
           <p className="transcript-empty">{t("transcript.empty")}</p>
