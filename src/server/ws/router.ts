@@ -70,7 +70,9 @@ export class WsRouter {
         return;
       }
       // One frame at a time per client, in order, even when a handler awaits.
-      client.queue = client.queue.then(() => this.handle(client, data.toString()));
+      client.queue = client.queue
+        .then(() => this.handle(client, data.toString()))
+        .catch((error: unknown) => console.error("websocket frame handling failed:", error));
     });
     socket.on("close", () => this.clients.remove(client));
     socket.on("error", () => this.clients.remove(client));
