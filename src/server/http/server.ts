@@ -76,7 +76,7 @@ export const DEFAULT_TIMINGS = { graceMs: 60_000, deadlineMs: 300_000 };
 
 /**
  * Starts plangate's protocol server on 127.0.0.1: the built page, `/ws`, the session log,
- * the interaction registry and the turn loop. Unfinished turns resume before it listens.
+ * the interaction registry and the turn loop. Unfinished turns resume as soon as it listens.
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
@@ -116,7 +116,6 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     timings: options.timings ?? DEFAULT_TIMINGS,
     newId: () => randomId("int_", 12),
   });
-  let router: WsRouter | undefined;
   const sessions = new SessionManager({
     log,
     interactions,
@@ -126,9 +125,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     workspace,
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
-    onDelta: (sessionId, text) => router?.sendDelta(sessionId, text),
+    onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
   });
-  router = new WsRouter({ log, sessions, interactions, settings, clock, listModels });
+  const router = new WsRouter({ log, sessions, interactions, settings, clock, listModels });
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   let port = options.port ?? 0;
@@ -137,7 +136,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   app.addHook("onRequest", async (request, reply) =>
     checkAccess(request, reply, { token, port: () => port }),
   );
-  app.get("/ws", { websocket: true }, (socket) => router?.accept(socket));
+  app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     await app.register(fastifyStatic, { root: distDir, wildcard: true });
@@ -151,15 +150,18 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });
 
-  sessions.start();
   try {
     await app.listen({ host: "127.0.0.1", port });
+    port = (app.server.address() as AddressInfo).port;
+    // In the same tick as listening: no frame can be handled before sessions are restored.
+    sessions.start();
   } catch (error) {
+    router.close();
     await sessions.close();
+    await app.close();
     db.close();
     throw error;
   }
-  port = (app.server.address() as AddressInfo).port;
 
   let closing: Promise<void> | undefined;
   return {
@@ -170,7 +172,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     interactions,
     close() {
       closing ??= (async () => {
-        router?.close();
+        router.close();
         await sessions.close();
         await app.close();
         db.close();

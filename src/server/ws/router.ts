@@ -166,7 +166,17 @@ export class WsRouter {
         const late = interactions.acceptLateAnswer(frame.interactionId, frame.answers);
         if (!late.ok) return receipt(client, frame.interactionId, late);
         // X2: the choice reaches the agent as a follow-up message; it starts a turn when idle.
-        sessions.prompt(late.sessionId, late.text, { synthetic: true });
+        try {
+          sessions.prompt(late.sessionId, late.text, { synthetic: true });
+        } catch (error) {
+          if (!(error instanceof StorageError)) throw error;
+          const message = "the late answer could not be recorded";
+          return receipt(client, frame.interactionId, {
+            ok: false,
+            code: "STORAGE_FAILED",
+            message,
+          });
+        }
         return receipt(client, frame.interactionId, { ok: true });
       }
     }
