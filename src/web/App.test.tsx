@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
@@ -94,5 +94,24 @@ describe("App", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("A turn is running");
     await user.click(screen.getByRole("button", { name: "Dismiss" }));
     expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("[W1] follows the back button to another session", async () => {
+    const { sent } = renderShell(<App />, { frames: [twoSessions] });
+    act(() => {
+      window.location.hash = "#/s/new";
+    });
+    await waitFor(() => expect(sent).toEqual([{ type: "session.open", sessionId: "new" }]));
+    expect(screen.getByRole("button", { name: /Newer work/ })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+  });
+
+  it("[W1] applies the theme the server holds", () => {
+    renderShell(<App />, {
+      frames: [welcomeFrame({ settings: { autoContinue: true, theme: "dark" } })],
+    });
+    expect(document.documentElement.dataset.theme).toBe("dark");
   });
 });
