@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build, type Rolldown } from "vite";
+
+export const repoRoot = resolve(import.meta.dirname, "../..");
+
+export interface BuiltPage {
+  outDir: string;
+  output: Rolldown.RolldownOutput;
+  remove(): void;
+}
+
+const builds = new Map<string, Promise<BuiltPage>>();
+
+/**
+ * The production build of the page, made once per benchmark process into a temp folder.
+ * `minify: false` keeps function names readable in CPU profiles.
+ */
+export function buildPage(options: { minify?: boolean } = {}): Promise<BuiltPage> {
+  const minify = options.minify ?? true;
+  const key = String(minify);
+  let built = builds.get(key);
+  if (!built) {
+    built = (async () => {
+      const outDir = mkdtempSync(join(tmpdir(), "plangate-bench-dist-"));
+      const result = await build({
+        root: repoRoot,
+        logLevel: "silent",
+        build: { outDir, emptyOutDir: true, minify, reportCompressedSize: false },
+      });
+      const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
+      if (!output || !("output" in output)) throw new Error("vite build returned no output");
+      const remove = () => rmSync(outDir, { recursive: true, force: true });
+      process.once("exit", remove);
+      return { outDir, output, remove };
+    })();
+    builds.set(key, built);
+  }
+  return built;
+}

@@ -1,0 +1,216 @@
+import type { Page } from "playwright-core";
+
+/** A server frame as the page received it (parsed lightly, so the probe costs ~nothing). */
+export interface FrameRecord {
+  type: string;
+  kind?: string;
+  interactionId?: string;
+  /** The entry's `at`: server ms since epoch when it was written. */
+  at?: number;
+  /** Page clock (timeOrigin + now) when the frame reached the socket's first listener. */
+  arrival: number;
+  bytes: number;
+}
+
+/** A question card (`.qcard`) seen in the DOM. All times are page clock, ms since epoch. */
+export interface CardRecord {
+  index: number;
+  kind: string;
+  label: string;
+  /** MutationObserver callback after the commit that inserted it. */
+  appeared: number;
+  /** The next requestAnimationFrame: the frame that paints it. */
+  painted?: number;
+  /** First task after that frame: its style, layout and paint are done. */
+  afterPaint?: number;
+  /** When `endMarker` was first found in the card's text, and the frame after that. */
+  complete?: number;
+  completePainted?: number;
+  /** The card's first enabled form control, at paint time. */
+  interactive?: boolean;
+}
+
+export interface LongTaskRecord {
+  start: number;
+  duration: number;
+}
+
+export interface ProbeState {
+  frames: FrameRecord[];
+  cards: CardRecord[];
+  longTasks: LongTaskRecord[];
+  /** Date.now() − (timeOrigin + performance.now()) at install, sampled a few times. */
+  clockOffsets: number[];
+}
+
+export interface ProbeOptions {
+  /** Text whose presence in a card means the whole document in it has rendered. */
+  endMarker?: string;
+  /** Selector of a question card. */
+  cardSelector: string;
+}
+
+declare global {
+  interface Window {
+    __bench: ProbeState;
+    __benchNotify?: (event: string) => void;
+  }
+}
+
+/**
+ * Runs in the page before the app (addInitScript). Self-contained: it is serialised.
+ * It records frame arrivals, card appearance → paint, and long tasks.
+ */
+function installProbe(options: ProbeOptions): void {
+  const now = () => performance.timeOrigin + performance.now();
+  const state: ProbeState = { frames: [], cards: [], longTasks: [], clockOffsets: [] };
+  window.__bench = state;
+  for (let i = 0; i < 5; i++) state.clockOffsets.push(Date.now() - now());
+  const notify = (event: object) => window.__benchNotify?.(JSON.stringify(event));
+
+  const Native = window.WebSocket;
+  class ProbedSocket extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      // Registered before the app sets onmessage, so it runs first for every frame.
+      this.addEventListener("message", (event: MessageEvent) => {
+        const arrival = now();
+        const data = typeof event.data === "string" ? event.data : "";
+        const head = data.slice(0, 400);
+        const record: FrameRecord = {
+          type: /"type":"([^"]+)"/.exec(head)?.[1] ?? "?",
+          arrival,
+          bytes: data.length,
+        };
+        const kind = /"kind":"([^"]+)"/.exec(head)?.[1];
+        if (kind) record.kind = kind;
+        const at = /"at":(\d+(?:\.\d+)?)/.exec(head)?.[1];
+        if (at) record.at = Number(at);
+        const id = /"interactionId":"([^"]+)"/.exec(head)?.[1];
+        if (id) record.interactionId = id;
+        state.frames.push(record);
+      });
+    }
+  }
+  window.WebSocket = ProbedSocket;
+
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        state.longTasks.push({
+          start: performance.timeOrigin + entry.startTime,
+          duration: entry.duration,
+        });
+      }
+    }).observe({ type: "longtask", buffered: true });
+  } catch {
+    // longtask is Chromium-only; the benchmarks run there.
+  }
+
+  const seen = new WeakSet<Element>();
+  const open: { element: Element; record: CardRecord }[] = [];
+  const watchCompletion = () => {
+    const marker = options.endMarker;
+    if (!marker) return;
+    for (const item of open) {
+      if (item.record.complete !== undefined) continue;
+      if (!(item.element.textContent ?? "").includes(marker)) continue;
+      item.record.complete = now();
+      requestAnimationFrame(() => {
+        item.record.completePainted = now();
+        notify({ type: "complete", index: item.record.index });
+      });
+    }
+  };
+  const onCard = (element: Element) => {
+    if (seen.has(element)) return;
+    seen.add(element);
+    const record: CardRecord = {
+      index: state.cards.length,
+      kind: element.className,
+      label: `${element.getAttribute("aria-label") ?? ""} ${(element.textContent ?? "").slice(0, 200)}`,
+      appeared: now(),
+    };
+    state.cards.push(record);
+    open.push({ element, record });
+    requestAnimationFrame(() => {
+      record.painted = now();
+      const control = element.querySelector<HTMLInputElement | HTMLButtonElement>(
+        "input:not([disabled]), button:not([disabled])",
+      );
+      record.interactive = control !== null && !control.closest("fieldset[disabled]");
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        record.afterPaint = now();
+        notify({ type: "card", index: record.index, label: record.label });
+      };
+      channel.port2.postMessage(null);
+    });
+  };
+  const scan = (node: Node) => {
+    if (!(node instanceof Element)) return;
+    if (node.matches(options.cardSelector)) onCard(node);
+    for (const card of node.querySelectorAll(options.cardSelector)) onCard(card);
+  };
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) for (const node of mutation.addedNodes) scan(node);
+    watchCompletion();
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** Installs the probe and a binding that forwards its events to `onEvent`. */
+export async function probePage(
+  page: Page,
+  options: ProbeOptions,
+  onEvent: (event: ProbeEvent) => void = () => {},
+): Promise<void> {
+  await page.exposeFunction("__benchNotify", (json: string) => onEvent(JSON.parse(json)));
+  // tsx compiles with keepNames, so serialised functions call `__name`; the page needs one.
+  await page.addInitScript({
+    content: `globalThis.__name = (target) => target;\n(${installProbe.toString()})(${JSON.stringify(options)});`,
+  });
+}
+
+export function readProbe(page: Page): Promise<ProbeState> {
+  return page.evaluate(() => window.__bench);
+}
+
+/** Resolves on the next probe event that satisfies `match`, or rejects after `ms`. */
+export interface ProbeEvent {
+  type: string;
+  index: number;
+  label?: string;
+}
+
+export class ProbeEvents {
+  private readonly waiters = new Set<{
+    match: (event: ProbeEvent) => boolean;
+    resolve: (event: ProbeEvent) => void;
+  }>();
+
+  readonly listener = (event: ProbeEvent) => {
+    for (const waiter of this.waiters) {
+      if (waiter.match(event)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(event);
+      }
+    }
+  };
+
+  next(match: (event: ProbeEvent) => boolean, ms: number, what: string): Promise<ProbeEvent> {
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        match,
+        resolve: (event: ProbeEvent) => {
+          clearTimeout(timer);
+          resolve(event);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      }, ms);
+      this.waiters.add(waiter);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+// A child process that runs plangate's real server (`createServer`, what the CLI starts) and
+// takes commands over the IPC channel, so a benchmark can put questions on the server's
+// internals without sharing its event loop. Started by `BenchServer` in ./benchServer.ts.
+import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
+import { createServer } from "../../src/server/http/server.ts";
+import type { HostCommand, HostConfig, HostReply } from "./hostProtocol.ts";
+
+const config = JSON.parse(process.env.PLANGATE_BENCH_HOST ?? "{}") as HostConfig;
+const server = await createServer({
+  workspace: config.workspace,
+  dbPath: config.dbPath,
+  distDir: config.distDir,
+  token: config.token,
+  port: 0,
+  model: config.model ?? "scripted:demo",
+  timings: { graceMs: config.graceMs, deadlineMs: config.deadlineMs },
+});
+let nextCall = 0;
+
+function ask(sessionId: string, questions: AskUserQuestionItem[], toolName: string): string {
+  const toolCallId = `bench_call_${++nextCall}`;
+  void server.interactions
+    .askQuestions(sessionId, { toolName, toolCallId, questions }, new AbortController().signal)
+    .catch((error: unknown) => console.error("bench ask failed:", error));
+  // askQuestions appends the request synchronously, so it is the tail of the queue now.
+  const tail = server.interactions.pending(sessionId).at(-1);
+  if (!tail || tail.request.toolCallId !== toolCallId)
+    throw new Error("the question was not queued");
+  return tail.request.interactionId;
+}
+
+async function handle(command: HostCommand): Promise<unknown> {
+  switch (command.cmd) {
+    case "createSession":
+      return { sessionId: server.sessions.create({ title: command.title }).id };
+    case "ask":
+      return { interactionId: ask(command.sessionId, command.questions, command.toolName) };
+    case "answerHead": {
+      const head = server.interactions.pending(command.sessionId)[0];
+      if (!head) return { ok: false, message: "nothing pending" };
+      const answers: QuestionAnswers = command.answers ?? {};
+      return server.interactions.answer(head.request.interactionId, answers);
+    }
+    case "pendingCount":
+      return { count: server.interactions.pendingCount(command.sessionId) };
+    case "usage":
+      return { memory: process.memoryUsage(), cpu: process.cpuUsage() };
+    case "close":
+      await server.close();
+      setImmediate(() => process.exit(0));
+      return { closed: true };
+  }
+}
+
+process.on("message", (message: { id: number; command: HostCommand }) => {
+  handle(message.command).then(
+    (result) => process.send?.({ id: message.id, ok: true, result } satisfies HostReply),
+    (error: unknown) =>
+      process.send?.({
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies HostReply),
+  );
+});
+process.on("disconnect", () => {
+  void server.close().finally(() => process.exit(0));
+});
+console.log(server.url);
