@@ -7,21 +7,30 @@ export class TurnAborted extends Error {
 }
 
 /**
- * Waits for the promise unless the signal aborts first. A provider or tool that ignores its
- * signal therefore cannot hold a cancelled turn open.
+ * Waits for the promise unless the signal aborts first. With a grace period the promise may
+ * still settle that long after the abort (a tool reporting how it was stopped); after it, or
+ * without one, a provider or tool that ignores its signal cannot hold a cancelled turn open.
  */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new TurnAborted());
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, graceMs = 0): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new TurnAborted());
-    signal.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      if (graceMs <= 0) reject(new TurnAborted());
+      else timer = setTimeout(() => reject(new TurnAborted()), graceMs);
+    };
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        settle();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        settle();
         reject(signal.aborted ? new TurnAborted() : error);
       },
     );

@@ -174,6 +174,7 @@ describe("session manager and turn loop", () => {
     const tail = entries(id).slice(-3);
     expect(tail[0]).toMatchObject({ kind: "interaction.resolved", outcome: { type: "aborted" } });
     expect(tail[1]).toMatchObject({ kind: "tool.result", name: "AskUserQuestion" });
+    expect(tail[1]?.kind === "tool.result" && tail[1].output).not.toMatch(/produced no result/);
     expect(tail[2]).toEqual({ kind: "turn.ended", reason: "cancelled" });
     expect(registry.pendingCount(id)).toBe(0);
     expect(manager.cancelTurn(id)).toBe(false);

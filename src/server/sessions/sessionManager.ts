@@ -144,15 +144,13 @@ export class SessionManager {
   }
 
   /**
-   * Stops every turn without writing anything more: pending interactions stay pending and
-   * open turns resume on the next start (A7, R6).
+   * Stops every turn at once; from here on nothing more is written, so pending interactions
+   * stay pending and open turns resume on the next start (A7, R6).
    */
   async close(): Promise<void> {
     this.closed = true;
     this.deps.interactions.close();
-    const turns = [...this.running.values()];
-    for (const turn of turns) turn.controller.abort("the server is shutting down");
-    await Promise.allSettled(turns.map((turn) => turn.done));
+    for (const turn of this.running.values()) turn.controller.abort("the server is shutting down");
   }
 
   private append(sessionId: string, entry: SessionEntry): StoredEntry {
@@ -241,7 +239,6 @@ export class SessionManager {
     for (const [index, call] of calls.entries()) {
       if (signal.aborted) throw new TurnAborted();
       const result = await this.executor.run(sessionId, call, mode, signal);
-      if (signal.aborted) throw new TurnAborted();
       this.append(sessionId, {
         kind: "tool.result",
         callId: call.callId,
@@ -249,6 +246,7 @@ export class SessionManager {
         isError: result.isError ?? false,
         output: result.output,
       });
+      if (signal.aborted) throw new TurnAborted();
       if (result.endTurn) {
         this.recordSkipped(
           sessionId,

@@ -5,6 +5,9 @@ import type { AnyToolContract, ToolContext, ToolContract, ToolResult } from "../
 import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
 
+/** How long a stopped tool may take to report how it ended (Q8) before the turn moves on. */
+const STOP_GRACE_MS = 1_000;
+
 export interface ToolCallToRun {
   callId: string;
   name: string;
@@ -21,7 +24,8 @@ export interface ToolExecutorDeps {
 /**
  * Runs one tool call of a turn: looks the tool up, validates the input, asks for permission
  * when the policy says so, and runs the handler. Every failure becomes an error result the
- * model can read and act on; only an aborted turn escapes as `TurnAborted`.
+ * model can read and act on. A tool stopped by the turn's signal still gets to report how it
+ * ended; only one that fails or outlasts the grace period escapes as `TurnAborted`.
  */
 export class ToolExecutor {
   constructor(private readonly deps: ToolExecutorDeps) {}
@@ -68,7 +72,7 @@ export class ToolExecutor {
       askUser: (request) => this.deps.interactions.askQuestions(sessionId, request, signal),
     };
     try {
-      return await untilAborted(contract.run(input, context), signal);
+      return await untilAborted(contract.run(input, context), signal, STOP_GRACE_MS);
     } catch (error) {
       if (signal.aborted) throw error;
       return failure(
@@ -93,6 +97,7 @@ export class ToolExecutor {
         signal,
       ),
       signal,
+      STOP_GRACE_MS,
     );
     if (outcome.type === "aborted") {
       return failure(`${call.name} did not run: no permission was given (${outcome.reason}).`);
