@@ -1,0 +1,42 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The app shell as a user sees it: sessions, transcript, composer. */
+export class ShellPage {
+  readonly transcript: Locator;
+  readonly composer: Locator;
+  readonly assistantMessages: Locator;
+  readonly userMessages: Locator;
+  readonly toolCalls: Locator;
+  readonly modeChip: Locator;
+
+  constructor(readonly page: Page) {
+    this.transcript = page.getByTestId("transcript");
+    this.composer = page.getByTestId("composer-input");
+    this.assistantMessages = page.getByTestId("entry-assistant");
+    this.userMessages = page.getByTestId("entry-user");
+    this.toolCalls = page.getByTestId("entry-tool");
+    this.modeChip = page.getByTestId("mode-chip");
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.waitConnected();
+  }
+
+  async waitConnected(): Promise<void> {
+    await expect(this.page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  }
+
+  async newSession(): Promise<void> {
+    const before = await this.page.getByTestId("session-item").count();
+    await this.page.getByTestId("new-session").click();
+    await expect(this.page.getByTestId("session-item")).toHaveCount(before + 1);
+    await expect(this.composer).toBeVisible();
+  }
+
+  async send(text: string): Promise<void> {
+    await this.composer.fill(text);
+    await this.composer.press("Enter");
+    await expect(this.userMessages.filter({ hasText: text }).last()).toBeVisible();
+  }
+}

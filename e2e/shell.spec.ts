@@ -1,0 +1,32 @@
+import { expect, test } from "./fixtures.ts";
+import { ShellPage } from "./pages/shell.ts";
+
+test("[W1] a prompt gets the scripted reply as markdown, and a reload shows the same transcript", async ({
+  page,
+  server,
+}) => {
+  const shell = new ShellPage(page);
+  await shell.open(server.url);
+  await shell.newSession();
+  await shell.send("What is in this project?");
+
+  const reply = shell.assistantMessages.last();
+  await expect(reply.getByRole("heading", { name: "What I found" })).toBeVisible();
+  await expect(reply.getByRole("table")).toBeVisible();
+  await expect(shell.toolCalls.first()).toBeVisible();
+  const before = await shell.transcript.innerText();
+
+  await page.reload();
+  await shell.waitConnected();
+  await expect(
+    shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
+  ).toBeVisible();
+  expect(await shell.transcript.innerText()).toBe(before);
+});
+
+test("[R1] the page and the WebSocket are refused without the token", async ({ page, server }) => {
+  const response = await page.goto(server.origin);
+  expect(response?.status()).toBe(401);
+  const wrong = await page.goto(`${server.origin}/?token=wrong`);
+  expect(wrong?.status()).toBe(403);
+});
