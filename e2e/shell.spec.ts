@@ -14,14 +14,14 @@ test("[W1] a prompt gets the scripted reply as markdown, and a reload shows the 
   await expect(reply.getByRole("heading", { name: "What I found" })).toBeVisible();
   await expect(reply.getByRole("table")).toBeVisible();
   await expect(shell.toolCalls.first()).toBeVisible();
-  const before = await shell.transcript.innerText();
+  const before = await shell.transcript.textContent();
 
   await page.reload();
   await shell.waitConnected();
   await expect(
     shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
   ).toBeVisible();
-  expect(await shell.transcript.innerText()).toBe(before);
+  expect(await shell.transcript.textContent()).toBe(before);
 });
 
 test("[R1] the page and the WebSocket are refused without the token", async ({ page, server }) => {
