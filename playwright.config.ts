@@ -34,7 +34,11 @@ export default defineConfig({
         "--no-first-run",
         "--font-render-hinting=none",
       ],
-      env: { ...process.env, XDG_CONFIG_HOME: `${cacheDir}config`, XDG_CACHE_HOME: `${cacheDir}cache` },
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: `${cacheDir}config`,
+        XDG_CACHE_HOME: `${cacheDir}cache`,
+      },
     },
     trace: "retain-on-failure",
   },
