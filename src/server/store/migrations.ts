@@ -31,6 +31,19 @@ export const migrations: ReadonlyArray<(db: Database) => void> = [
       );
     `);
   },
+  // T3: todo lists, replaced whole; the checks make a bad item fail its write, not the reads.
+  (db) => {
+    db.exec(`
+      CREATE TABLE todos (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        content TEXT NOT NULL CHECK (length(content) > 0),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'completed')),
+        priority TEXT NOT NULL CHECK (priority IN ('high', 'medium', 'low')),
+        PRIMARY KEY (session_id, position)
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 export function migrate(db: Database, steps = migrations): void {

@@ -6,7 +6,7 @@ import { tempDir } from "../testing/helpers.ts";
 import { openDatabase } from "./database.ts";
 import { SessionNotFoundError, StorageError } from "./errors.ts";
 import { migrate, migrations } from "./migrations.ts";
-import { SessionLog } from "./sessionLog.ts";
+import { SessionLog, titleFromPrompt } from "./sessionLog.ts";
 import { SettingsStore } from "./settingsStore.ts";
 
 const build = { permissionMode: "build", planEnabled: false } as const;
@@ -30,6 +30,21 @@ describe("session store", () => {
 
   const create = (id: string) =>
     log.createSession({ id, title: "t", model: "scripted/demo", mode: build }).session;
+
+  it("[W1] names an untitled session after its first real prompt, once", () => {
+    const { session } = log.createSession({
+      id: "s1",
+      title: "",
+      model: "scripted/demo",
+      mode: build,
+    });
+    log.append(session.id, { kind: "user.message", text: "reminder", synthetic: true });
+    expect(log.getSession("s1")?.title).toBe("");
+    log.append(session.id, { kind: "user.message", text: `  Fix the login bug\nsteps: …` });
+    log.append(session.id, { kind: "user.message", text: "something else" });
+    expect(log.getSession("s1")?.title).toBe("Fix the login bug");
+    expect(titleFromPrompt("x".repeat(80))).toBe(`${"x".repeat(59)}…`);
+  });
 
   it("runs migrations once and is idempotent on reopen", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(migrations.length);

@@ -53,6 +53,7 @@ export class SessionLog {
     touchSession: Statement;
     setModel: Statement;
     setMode: Statement;
+    setTitle: Statement;
     entriesAfter: Statement<[string, number], EntryRow>;
   };
 
@@ -72,6 +73,7 @@ export class SessionLog {
       ),
       touchSession: db.prepare("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE id = ?"),
       setModel: db.prepare("UPDATE sessions SET model = ? WHERE id = ?"),
+      setTitle: db.prepare("UPDATE sessions SET title = ? WHERE id = ? AND title = ''"),
       setMode: db.prepare("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?"),
       entriesAfter: db.prepare(
         "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
@@ -169,6 +171,10 @@ export class SessionLog {
     this.statements.insertEntry.run(sessionId, seq, at, entry.kind, JSON.stringify(entry));
     this.statements.touchSession.run(at, seq, sessionId);
     if (entry.kind === "session.modelChanged") this.statements.setModel.run(entry.model, sessionId);
+    // An untitled session is named after what the user first asked, as chat products do.
+    if (entry.kind === "user.message" && !entry.synthetic && row.title === "") {
+      this.statements.setTitle.run(titleFromPrompt(entry.text), sessionId);
+    }
     if (entry.kind === "session.modeChanged") {
       this.statements.setMode.run(
         entry.mode.permissionMode,
@@ -207,4 +213,14 @@ function toRecord(row: SessionRow): SessionRecord {
       planEnabled: legacyPlan || row.plan_enabled === 1,
     },
   };
+}
+
+const TITLE_MAX_CHARS = 60;
+
+export function titleFromPrompt(text: string): string {
+  const firstLine = text.trim().split("\n")[0]?.trim() ?? "";
+  const chars = Array.from(firstLine);
+  return chars.length <= TITLE_MAX_CHARS
+    ? firstLine
+    : `${chars.slice(0, TITLE_MAX_CHARS - 1).join("")}…`;
 }
