@@ -20,6 +20,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     text: z.string(),
     /** A notice the runtime injected (reminders, late answers), not typed by the user. */
     synthetic: z.optional(z.boolean()),
+    /** X2: this message carries the late answer to that interaction; kept so a restart refuses a second one. */
+    lateAnswerFor: z.optional(z.string()),
   }),
   z.strictObject({ kind: z.literal("assistant.message"), text: z.string() }),
   z.strictObject({

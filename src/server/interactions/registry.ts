@@ -533,15 +533,28 @@ class Registry implements InteractionRegistry {
     const drafts = new Map<string, QuestionDraft>();
     const outcomes = new Map<string, InteractionOutcome>();
     const finishedCalls = new Set<string>();
-    for (const { entry } of entries)
-      this.collect(entry, { requests, order, countdowns, drafts, outcomes, finishedCalls });
+    const lateAnswered = new Set<string>();
+    for (const { entry } of entries) {
+      this.collect(entry, {
+        requests,
+        order,
+        countdowns,
+        drafts,
+        outcomes,
+        finishedCalls,
+        lateAnswered,
+      });
+    }
 
     for (const [interactionId, outcome] of outcomes) {
       const request = requests.get(interactionId);
       this.settled.set(interactionId, settledCode(outcome));
       if (!request) continue;
       if (outcome.type === "answered" && outcome.auto && request.kind === "question") {
-        this.autoResolved.set(interactionId, { request, lateAnswered: false });
+        this.autoResolved.set(interactionId, {
+          request,
+          lateAnswered: lateAnswered.has(interactionId),
+        });
       }
       if (!finishedCalls.has(request.toolCallId)) {
         const key = adoptionKey(sessionId, request.toolCallId);
@@ -581,6 +594,7 @@ class Registry implements InteractionRegistry {
       drafts: Map<string, QuestionDraft>;
       outcomes: Map<string, InteractionOutcome>;
       finishedCalls: Set<string>;
+      lateAnswered: Set<string>;
     },
   ): void {
     switch (entry.kind) {
@@ -601,6 +615,9 @@ class Registry implements InteractionRegistry {
         break;
       case "tool.result":
         into.finishedCalls.add(entry.callId);
+        break;
+      case "user.message":
+        if (entry.lateAnswerFor !== undefined) into.lateAnswered.add(entry.lateAnswerFor);
         break;
       default:
         break;

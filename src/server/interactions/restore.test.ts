@@ -230,4 +230,29 @@ describe("restore after a restart", () => {
     const red = { [colourQuestion.question]: { labels: ["Red"] } };
     expect(after.registry.acceptLateAnswer(asked.interactionId, red)).toMatchObject({ ok: true });
   });
+
+  it("[X2] a late answer recorded before the restart is not accepted a second time", () => {
+    const before = createHarness();
+    const asked = before.ask("sess_1");
+    before.clock.advance(DEADLINE_MS);
+    const red = { [colourQuestion.question]: { labels: ["Red"] } };
+    const late = before.registry.acceptLateAnswer(asked.interactionId, red);
+    if (!late.ok) throw new Error("the first late answer was refused");
+    const stored = before.stored("sess_1");
+    const message: SessionEntry = {
+      kind: "user.message",
+      text: late.text,
+      synthetic: true,
+      lateAnswerFor: asked.interactionId,
+    };
+    const log = [...stored, { seq: stored.length + 1, at: before.clock.now(), entry: message }];
+
+    const after = createHarness({ start: before.clock.now() + 10 });
+    after.registry.restore("sess_1", log);
+    const blue = { [colourQuestion.question]: { labels: ["Blue (Recommended)"] } };
+    expect(after.registry.acceptLateAnswer(asked.interactionId, blue)).toMatchObject({
+      ok: false,
+      code: "ALREADY_ANSWERED",
+    });
+  });
 });

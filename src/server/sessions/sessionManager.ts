@@ -91,11 +91,15 @@ export class SessionManager {
    * Records the user's message. While a turn runs the message joins it (the next model call
    * sees it); otherwise it starts a turn.
    */
-  prompt(sessionId: string, text: string, options: { synthetic?: boolean } = {}): StoredEntry {
+  prompt(
+    sessionId: string,
+    text: string,
+    options: { synthetic?: boolean; lateAnswerFor?: string } = {},
+  ): StoredEntry {
     this.deps.log.requireSession(sessionId);
-    const entry: SessionEntry = options.synthetic
-      ? { kind: "user.message", text, synthetic: true }
-      : { kind: "user.message", text };
+    const entry: SessionEntry = { kind: "user.message", text };
+    if (options.synthetic) entry.synthetic = true;
+    if (options.lateAnswerFor !== undefined) entry.lateAnswerFor = options.lateAnswerFor;
     const stored = this.append(sessionId, entry);
     if (!this.running.has(sessionId)) {
       this.append(sessionId, { kind: "turn.started" });

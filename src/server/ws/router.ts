@@ -167,7 +167,10 @@ export class WsRouter {
         if (!late.ok) return receipt(client, frame.interactionId, late);
         // X2: the choice reaches the agent as a follow-up message; it starts a turn when idle.
         try {
-          sessions.prompt(late.sessionId, late.text, { synthetic: true });
+          sessions.prompt(late.sessionId, late.text, {
+            synthetic: true,
+            lateAnswerFor: frame.interactionId,
+          });
         } catch (error) {
           if (!(error instanceof StorageError)) throw error;
           const message = "the late answer could not be recorded";

@@ -1,0 +1,87 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../testing/helpers.ts";
+import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { TestClient } from "../testing/wsClient.ts";
+
+const scenario = `
+turns:
+  - match: ask
+    steps:
+      - tools:
+          - name: AskUserQuestion
+            input:
+              questions:
+                - question: Which colour?
+                  header: Colour
+                  multiSelect: false
+                  options: [{ label: Red }, { label: Blue }]
+      - say: "Noted: {{result}}"
+  - steps:
+      - say: "Thanks for the late answer."
+`;
+
+describe("late answers across a restart", () => {
+  let t: TestServer;
+  let scenarioDir: ReturnType<typeof tempDir>;
+  const clients: TestClient[] = [];
+  const greeted = async () => {
+    const opened = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    clients.push(opened.client);
+    return opened.client;
+  };
+
+  beforeAll(async () => {
+    scenarioDir = tempDir();
+    const file = join(scenarioDir.path, "late.yaml");
+    writeFileSync(file, scenario);
+    t = await startTestServer({
+      model: `scripted:${file}`,
+      timings: { graceMs: 5, deadlineMs: 30 },
+    });
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+  afterAll(async () => {
+    await t.stop();
+    scenarioDir.remove();
+  });
+
+  it("[X2] the late answer is stored with its interaction, so a restarted server refuses a second one", async () => {
+    const client = await greeted();
+    client.send({ type: "session.create", title: "late" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: "ask me" });
+    const resolved = await client.next("event", (f) => f.entry.kind === "interaction.resolved");
+    const interactionId =
+      resolved.entry.kind === "interaction.resolved" ? resolved.entry.interactionId : "";
+    await client.next("event", (f) => f.entry.kind === "turn.ended");
+
+    client.send({
+      type: "interaction.lateAnswer",
+      interactionId,
+      answers: { "Which colour?": { labels: ["Red"] } },
+    });
+    expect(await client.next("receipt")).toEqual({ type: "receipt", interactionId, ok: true });
+    const message = await client.next(
+      "event",
+      (f) => f.entry.kind === "user.message" && f.entry.synthetic === true,
+    );
+    expect(message.entry).toMatchObject({ synthetic: true, lateAnswerFor: interactionId });
+    await client.next("event", (f) => f.entry.kind === "turn.ended");
+
+    await t.restart();
+    const after = await greeted();
+    after.send({
+      type: "interaction.lateAnswer",
+      interactionId,
+      answers: { "Which colour?": { labels: ["Blue"] } },
+    });
+    expect(await after.next("receipt")).toMatchObject({
+      interactionId,
+      ok: false,
+      code: "ALREADY_ANSWERED",
+    });
+  });
+});
