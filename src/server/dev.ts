@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { createServer as createViteServer } from "vite";
 import { CliError, parseCliOptions, USAGE } from "./cliOptions.ts";
+import { tokenCookieName } from "./http/auth.ts";
 import { createServer } from "./http/server.ts";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
           changeOrigin: true,
           configure: (proxy) => {
             proxy.on("proxyReqWs", (request) => {
-              request.setHeader("cookie", `plangate_token=${server.token}`);
+              request.setHeader("cookie", `${tokenCookieName(server.port)}=${server.token}`);
               request.setHeader("origin", `http://${backend}`);
             });
           },

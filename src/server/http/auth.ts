@@ -1,7 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { parseCookies } from "./cookies.ts";
 
-export const TOKEN_COOKIE = "plangate_token";
+/** Cookies ignore ports, so each server names its own: two plangates on one host keep both logins. */
+export function tokenCookieName(port: number): string {
+  return `plangate_token_${port}`;
+}
 
 /** Compares in constant time; hashing first makes tokens of different lengths comparable. */
 export function tokensMatch(given: string, expected: string): boolean {
@@ -13,10 +16,10 @@ export function tokensMatch(given: string, expected: string): boolean {
 export type Credential = { source: "query" | "cookie"; token: string } | { source: "none" };
 
 /** The token a request carries: `?token=` wins over the cookie. */
-export function credentialOf(url: URL, cookieHeader: string | undefined): Credential {
+export function credentialOf(url: URL, cookieHeader: string | undefined, port: number): Credential {
   const query = url.searchParams.get("token");
   if (query !== null) return { source: "query", token: query };
-  const cookie = parseCookies(cookieHeader).get(TOKEN_COOKIE);
+  const cookie = parseCookies(cookieHeader).get(tokenCookieName(port));
   if (cookie !== undefined) return { source: "cookie", token: cookie };
   return { source: "none" };
 }

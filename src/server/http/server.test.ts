@@ -41,16 +41,16 @@ describe("[R1] access control", () => {
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe("/?x=1");
     const cookie = String(res.headers["set-cookie"]);
-    expect(cookie).toContain(`plangate_token=${t.server.token}`);
+    expect(cookie).toContain(`plangate_token_${t.server.port}=${t.server.token}`);
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Strict");
     const page = await get(t.server.port, "/", {
-      cookie: `other=1; plangate_token=${t.server.token}`,
+      cookie: `other=1; plangate_token_${t.server.port}=${t.server.token}`,
     });
     expect(page.status).toBe(200);
     expect(page.body).toContain("<title>plangate</title>");
     const asset = await get(t.server.port, "/assets/app.js", {
-      cookie: `plangate_token=${t.server.token}`,
+      cookie: `plangate_token_${t.server.port}=${t.server.token}`,
     });
     expect(asset.body).toBe("console.log(1)");
   });
@@ -61,7 +61,9 @@ describe("[R1] access control", () => {
       expect(res.status).toBe(401);
       expect(res.body).toMatch(/printed in the terminal/);
     }
-    expect((await get(t.server.port, "/", { cookie: "plangate_token=stale" })).status).toBe(401);
+    expect(
+      (await get(t.server.port, "/", { cookie: `plangate_token_${t.server.port}=stale` })).status,
+    ).toBe(401);
   });
 
   it("[R1] answers a wrong token with 403", async () => {
@@ -73,14 +75,14 @@ describe("[R1] access control", () => {
   it("[R1] refuses a foreign Host (DNS rebinding) even with the token", async () => {
     const res = await get(t.server.port, "/", {
       host: `evil.example:${t.server.port}`,
-      cookie: `plangate_token=${t.server.token}`,
+      cookie: `plangate_token_${t.server.port}=${t.server.token}`,
     });
     expect(res.status).toBe(403);
   });
 
   it("serves the page for client-side routes (SPA fallback)", async () => {
     const res = await get(t.server.port, "/some/route", {
-      cookie: `plangate_token=${t.server.token}`,
+      cookie: `plangate_token_${t.server.port}=${t.server.token}`,
       accept: "text/html",
     });
     expect(res.status).toBe(200);
@@ -90,7 +92,10 @@ describe("[R1] access control", () => {
   it("[R1] refuses the WebSocket without a token, with a wrong one, from a foreign Origin or Host", async () => {
     await expect(TestClient.open(t.wsUrl, { origin: t.origin })).rejects.toThrow("401");
     await expect(
-      TestClient.open(t.wsUrl, { origin: t.origin, cookie: "plangate_token=wrong" }),
+      TestClient.open(t.wsUrl, {
+        origin: t.origin,
+        cookie: `plangate_token_${t.server.port}=wrong`,
+      }),
     ).rejects.toThrow("403");
     await expect(
       TestClient.open(t.wsUrl, { ...t.browserHeaders, origin: "http://evil.example" }),
@@ -110,7 +115,7 @@ describe("[R1] access control", () => {
     const browser = await TestClient.open(t.wsUrl, t.browserHeaders);
     const localhostPage = await TestClient.open(t.wsUrl.replace("127.0.0.1", "localhost"), {
       origin: `http://localhost:${t.server.port}`,
-      cookie: `plangate_token=${t.server.token}`,
+      cookie: `plangate_token_${t.server.port}=${t.server.token}`,
     });
     const tool = await TestClient.open(`${t.wsUrl}?token=${t.server.token}`);
     for (const client of [browser, localhostPage, tool]) client.close();
@@ -121,7 +126,9 @@ describe("without a built page", () => {
   it("explains how to build it", async () => {
     const t = await startTestServer({ distDir: "/nonexistent-plangate-dist" });
     try {
-      const res = await get(t.server.port, "/", { cookie: `plangate_token=${t.server.token}` });
+      const res = await get(t.server.port, "/", {
+        cookie: `plangate_token_${t.server.port}=${t.server.token}`,
+      });
       expect(res.status).toBe(503);
       expect(res.body).toMatch(/npm run build/);
     } finally {

@@ -27,7 +27,7 @@ import {
   hostAllowed,
   NOT_BUILT_PAGE,
   originAllowed,
-  TOKEN_COOKIE,
+  tokenCookieName,
   tokensMatch,
   UNAUTHORIZED_PAGE,
 } from "./auth.ts";
@@ -201,7 +201,7 @@ function checkAccess(
   if (!hostAllowed(request.headers.host, port))
     return text(403, "plangate: unexpected Host header.\n");
   const url = new URL(request.url, `http://127.0.0.1:${port}`);
-  const credential = credentialOf(url, request.headers.cookie);
+  const credential = credentialOf(url, request.headers.cookie, port);
   const valid = credential.source !== "none" && tokensMatch(credential.token, access.token);
 
   if (url.pathname === "/ws") {
@@ -216,7 +216,7 @@ function checkAccess(
     url.searchParams.delete("token");
     reply.header(
       "set-cookie",
-      serializeCookie(TOKEN_COOKIE, access.token, { httpOnly: true, sameSite: "Strict" }),
+      serializeCookie(tokenCookieName(port), access.token, { httpOnly: true, sameSite: "Strict" }),
     );
     return reply.redirect(`${url.pathname}${url.search}`, 302);
   }

@@ -59,7 +59,7 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}): P
     handle.wsUrl = `ws://127.0.0.1:${handle.server.port}/ws`;
     handle.browserHeaders = {
       origin: handle.origin,
-      cookie: `plangate_token=${handle.server.token}`,
+      cookie: `plangate_token_${handle.server.port}=${handle.server.token}`,
     };
   };
   describeUrls();
