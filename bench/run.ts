@@ -2,7 +2,7 @@
 // and, with --record, adds the run to bench/RESULTS.md. Never part of `npm test`.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { type Figure, markdownTable, passes, textTable } from "./figures.ts";
 
@@ -48,7 +48,10 @@ function machine(): string {
   const list = cpus();
   const model = list[0]?.model.trim() ?? "unknown CPU";
   const memory = `${Math.round(totalmem() / 2 ** 30)} GiB`;
-  return `${list.length} cores (${model}), ${memory}, Node ${process.versions.node}, ${process.platform}`;
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" / ");
+  return `${list.length} cores (${model}), ${memory}, Node ${process.versions.node}, ${process.platform}, load ${load}`;
 }
 
 function record(root: string, figures: Figure[], failures: string[], names: string[]): void {

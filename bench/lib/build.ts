@@ -15,11 +15,14 @@ const builds = new Map<string, Promise<BuiltPage>>();
 
 /**
  * The production build of the page, made once per benchmark process into a temp folder.
- * `minify: false` keeps function names readable in CPU profiles.
+ * For CPU profiles: `minify: false` keeps names readable, `sourcemap` maps them to packages.
  */
-export function buildPage(options: { minify?: boolean } = {}): Promise<BuiltPage> {
+export function buildPage(
+  options: { minify?: boolean; sourcemap?: boolean } = {},
+): Promise<BuiltPage> {
   const minify = options.minify ?? true;
-  const key = String(minify);
+  const sourcemap = options.sourcemap ?? false;
+  const key = `${minify}/${sourcemap}`;
   let built = builds.get(key);
   if (!built) {
     built = (async () => {
@@ -27,7 +30,7 @@ export function buildPage(options: { minify?: boolean } = {}): Promise<BuiltPage
       const result = await build({
         root: repoRoot,
         logLevel: "silent",
-        build: { outDir, emptyOutDir: true, minify, reportCompressedSize: false },
+        build: { outDir, emptyOutDir: true, minify, sourcemap, reportCompressedSize: false },
       });
       const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
       if (!output || !("output" in output)) throw new Error("vite build returned no output");

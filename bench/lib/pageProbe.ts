@@ -114,7 +114,13 @@ function installProbe(options: ProbeOptions): void {
     if (!marker) return;
     for (const item of open) {
       if (item.record.complete !== undefined) continue;
-      if (!(item.element.textContent ?? "").includes(marker)) continue;
+      // The marker closes the document: look at the last few paragraphs, not all its text.
+      const paragraphs = item.element.getElementsByTagName("p");
+      let found = false;
+      for (let i = paragraphs.length - 1; i >= Math.max(0, paragraphs.length - 4); i--) {
+        if ((paragraphs[i]?.textContent ?? "").includes(marker)) found = true;
+      }
+      if (!found) continue;
       item.record.complete = now();
       requestAnimationFrame(() => {
         item.record.completePainted = now();

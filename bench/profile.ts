@@ -1,0 +1,138 @@
+// `npx tsx bench/profile.ts <target>`: profiles what a benchmark measures, on an unminified
+// build with source maps, and prints where the time goes (self time by package and function,
+// main-thread time by trace event). Profiles are kept in .cache/bench-profiles/ for DevTools.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { BIG_PLAN_END, loadBigPlan } from "./fixtures/bigPlan.ts";
+import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
+import { BenchServer } from "./lib/benchServer.ts";
+import { launchChromium } from "./lib/browser.ts";
+import { buildPage, repoRoot } from "./lib/build.ts";
+import {
+  type CpuProfile,
+  formatSummary,
+  sourceMapResolver,
+  summariseProfile,
+} from "./lib/cpuProfile.ts";
+import { openSessionPage, sleep } from "./lib/session.ts";
+import { formatTrace, summariseTrace } from "./lib/trace.ts";
+
+const outDir = join(repoRoot, ".cache", "bench-profiles");
+
+interface Capture {
+  stop(): Promise<{ profile: CpuProfile; trace: string }>;
+}
+
+async function capture(context: BrowserContext, page: Page): Promise<Capture> {
+  const cdp: CDPSession = await context.newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+  const browser = context.browser();
+  if (!browser) throw new Error("no browser");
+  await browser.startTracing(page, {
+    categories: [
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "v8.execute",
+      "blink.user_timing",
+    ],
+  });
+  await cdp.send("Profiler.start");
+  return {
+    async stop() {
+      const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+      const trace = (await browser.stopTracing()).toString();
+      await cdp.detach();
+      return { profile, trace };
+    },
+  };
+}
+
+function report(name: string, dist: string, result: { profile: CpuProfile; trace: string }) {
+  mkdirSync(outDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  writeFileSync(join(outDir, `${name}-${stamp}.cpuprofile`), JSON.stringify(result.profile));
+  writeFileSync(join(outDir, `${name}-${stamp}.trace.json`), result.trace);
+  console.log(formatTrace(`${name}: trace`, summariseTrace(result.trace)));
+  console.log();
+  console.log(
+    formatSummary(
+      `${name}: page JS`,
+      summariseProfile(result.profile, sourceMapResolver(dist)),
+      25,
+    ),
+  );
+  console.log(`\nsaved in ${outDir}`);
+}
+
+const targets: Record<string, () => Promise<void>> = {
+  /** One big-plan card, from the ask to the plan's last line painted. */
+  async bigPlan() {
+    const { outDir: dist } = await buildPage({ minify: false, sourcemap: true });
+    const server = new BenchServer({ distDir: dist });
+    const browser = await launchChromium();
+    try {
+      await server.start();
+      const sessionId = await server.createSession("profile big plan");
+      const { context, page, events } = await openSessionPage(browser, server, sessionId, {
+        endMarker: BIG_PLAN_END,
+      });
+      const plan = loadBigPlan();
+      const runs = Number(process.env.PROFILE_RUNS ?? 1);
+      const recording = await capture(context, page);
+      for (let i = 0; i < runs; i++) {
+        const complete = events.next((e) => e.type === "complete", 30_000, "the plan");
+        await server.ask(sessionId, planReviewQuestion(`p${i}`, plan), "ExitPlanMode");
+        await complete;
+        await sleep(100);
+        if (i < runs - 1) {
+          await server.answerHead(sessionId);
+          await sleep(300);
+        }
+      }
+      report("bigPlan", dist, await recording.stop());
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+
+  /** Fifty small questions, alternating generic flow and plan card. */
+  async questions() {
+    const { outDir: dist } = await buildPage({ minify: false, sourcemap: true });
+    const server = new BenchServer({ distDir: dist });
+    const browser = await launchChromium();
+    try {
+      await server.start();
+      const sessionId = await server.createSession("profile questions");
+      const { context, page, events } = await openSessionPage(browser, server, sessionId);
+      const recording = await capture(context, page);
+      for (let i = 0; i < 50; i++) {
+        const tag = `q${i}`;
+        const shown = events.next((e) => (e.label ?? "").includes(`(${tag})`), 10_000, tag);
+        await server.ask(
+          sessionId,
+          i % 2 === 0 ? genericQuestion(tag) : planReviewQuestion(tag, SMALL_PLAN),
+          i % 2 === 0 ? "AskUserQuestion" : "ExitPlanMode",
+        );
+        await shown;
+        await server.answerHead(sessionId);
+        await sleep(50);
+      }
+      report("questions", dist, await recording.stop());
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+};
+
+const name = process.argv[2] ?? "";
+const target = targets[name];
+if (!target) {
+  console.error(`usage: npx tsx bench/profile.ts <${Object.keys(targets).join("|")}>`);
+  process.exit(2);
+}
+await target();
+process.exit(0);
