@@ -1,7 +1,13 @@
 import type { ExecutionMode } from "../../protocol/index.ts";
 import type { InteractionPort } from "../interactions/port.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
-import type { AnyToolContract, ToolContext, ToolContract, ToolResult } from "../tools/contract.ts";
+import type {
+  AnyToolContract,
+  ToolContext,
+  ToolContextExtras,
+  ToolContract,
+  ToolResult,
+} from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
 
@@ -19,6 +25,8 @@ export interface ToolExecutorDeps {
   interactions: InteractionPort;
   permissions: PermissionCheck;
   workspace: string;
+  /** Host capabilities for a session's tools (model catalog, todos, other sessions). */
+  contextFor?: (sessionId: string) => ToolContextExtras;
 }
 
 /**
@@ -64,6 +72,7 @@ export class ToolExecutor {
     }
 
     const context: ToolContext = {
+      ...this.deps.contextFor?.(sessionId),
       sessionId,
       toolCallId: call.callId,
       workspace: this.deps.workspace,

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import type { AskUserQuestionItem, ExecutionMode, QuestionAnswers } from "../../protocol/index.ts";
 import type { ModelCatalog } from "../models/catalog.ts";
+import type { ModelProvider } from "../models/provider.ts";
+import type { SessionMaterialSource } from "../sessionContext/source.ts";
+import type { SessionTodos } from "../todos/todoService.ts";
 
 /** What a question asked through the interaction service came back with (Q3, Q8, A3). */
 export type AskOutcome =
@@ -27,7 +30,18 @@ export interface ToolContext {
   readonly currentModel?: () => string;
   /** The host's model catalog (M2); absent when the host offers none. */
   readonly catalog?: ModelCatalog;
+  /** This session's todo list (T2); the table is the tools' source of truth. */
+  readonly todos?: SessionTodos;
+  /** Other persisted sessions, read as background material (M4). */
+  readonly otherSessions?: SessionMaterialSource;
+  /** A real model a tool may ask for help (M4 extraction); absent when none is available. */
+  readonly helperModel?: () => ModelProvider | undefined;
 }
+
+/** What the host adds to a tool's context for one session; the executor merges it in. */
+export type ToolContextExtras = Partial<
+  Pick<ToolContext, "currentModel" | "catalog" | "todos" | "otherSessions" | "helperModel">
+>;
 
 export interface ToolResult {
   /** The model-facing text. */
