@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useAttention } from "./attention/useAttention.ts";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
@@ -45,6 +46,7 @@ export function App() {
   const showPage = useAppStore((s) => s.showPage);
   useHashRoute(client);
   useTheme();
+  useAttention(client);
 
   return (
     <div className="app">

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { Settings } from "../../protocol/index.ts";
+import { NotificationSetting } from "../attention/NotificationSetting.tsx";
 import { useClient } from "../client/ClientContext.tsx";
 import { switchLanguage } from "../i18n/i18n.ts";
 import { isLanguage, LANGUAGES } from "../i18n/language.ts";
@@ -67,6 +68,7 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
             </button>
           </div>
           {!online ? <p className="setting-help">{t("offline")}</p> : null}
+          <NotificationSetting />
         </section>
 
         <section className="settings-section" aria-labelledby={`${ids.language}-section`}>
