@@ -22,6 +22,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     synthetic: z.optional(z.boolean()),
     /** X2: this message carries the late answer to that interaction; kept so a restart refuses a second one. */
     lateAnswerFor: z.optional(z.string()),
+    /** Which runtime reminder a synthetic message is (e.g. `plan_mode`), so the next one can be scheduled (P6). */
+    reminder: z.optional(z.string().check(z.minLength(1))),
   }),
   z.strictObject({ kind: z.literal("assistant.message"), text: z.string() }),
   z.strictObject({
