@@ -10,6 +10,7 @@ import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
+import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
 import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
@@ -36,6 +37,8 @@ export interface SessionManagerDeps {
   systemPrompt?: (context: SystemPromptContext) => string;
   newId?: () => string;
   maxModelCalls?: number;
+  /** T5: a todo reminder to store as a synthetic notice before a model call, when one is due. */
+  todoReminder?: TodoReminderHook;
 }
 
 /** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
@@ -174,6 +177,7 @@ export class SessionManager {
     const calls: ToolCallToRun[] = [...pendingCalls];
     try {
       let modelCalls = 0;
+      let continuation = false;
       for (;;) {
         if (calls.length > 0) {
           const ended = await this.runCalls(sessionId, calls, signal);
@@ -189,7 +193,8 @@ export class SessionManager {
           return;
         }
         modelCalls++;
-        const { response, seenSeq } = await this.callModel(sessionId, signal);
+        const { response, seenSeq } = await this.callModel(sessionId, signal, continuation);
+        continuation = response.stopReason === "max_tokens";
         if (response.text)
           this.append(sessionId, { kind: "assistant.message", text: response.text });
         for (const call of response.toolCalls) {
@@ -212,12 +217,13 @@ export class SessionManager {
     }
   }
 
-  private async callModel(sessionId: string, signal: AbortSignal) {
+  private async callModel(sessionId: string, signal: AbortSignal, continuation: boolean) {
     const session = this.deps.log.requireSession(sessionId);
+    const tools = this.deps.tools.specs();
+    this.remindTodos(sessionId, tools, continuation);
     const entries = this.deps.log.entriesAfter(sessionId, 0);
     const seenSeq = entries[entries.length - 1]?.seq ?? 0;
     const provider = this.deps.providerFor(session.model);
-    const tools = this.deps.tools.specs();
     const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({
       workspace: this.deps.workspace,
       mode: session.mode,
@@ -235,6 +241,16 @@ export class SessionManager {
       signal,
     );
     return { response, seenSeq };
+  }
+
+  private remindTodos(sessionId: string, tools: { name: string }[], continuation: boolean): void {
+    const text = this.deps.todoReminder?.({
+      sessionId,
+      entries: this.deps.log.entriesAfter(sessionId, 0),
+      toolNames: tools.map((tool) => tool.name),
+      continuation,
+    });
+    if (text) this.append(sessionId, { kind: "user.message", text, synthetic: true });
   }
 
   /** Runs the calls in order, recording each result; returns true when one ends the turn. */
