@@ -28,13 +28,15 @@ const CHECK_SLACK_MS = 50;
 export class AttentionController {
   private memory: AttentionMemory = EMPTY_MEMORY;
   private cancelTimer: (() => void) | undefined;
-  private lastTitle: string | undefined;
+  private lastTitle: string;
 
   constructor(
     private readonly readState: () => Pick<WebData, "views" | "sessions" | "clockOffsetMs">,
     private readonly env: AttentionEnv,
     private readonly baseTitle: string,
-  ) {}
+  ) {
+    this.lastTitle = baseTitle;
+  }
 
   check(): void {
     const state = this.readState();
@@ -61,7 +63,8 @@ export class AttentionController {
   stop(): void {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    if (this.lastTitle !== undefined && this.lastTitle !== this.baseTitle) {
+    if (this.lastTitle !== this.baseTitle) {
+      this.lastTitle = this.baseTitle;
       this.env.setTitle(this.baseTitle);
     }
   }
