@@ -36,11 +36,30 @@ export interface ToolContext {
   readonly otherSessions?: SessionMaterialSource;
   /** A real model a tool may ask for help (M4 extraction); absent when none is available. */
   readonly helperModel?: () => ModelProvider | undefined;
+  /**
+   * P4: switches plan mode through the session's one mode-change path (stored first, then
+   * applied, then broadcast) and returns the mode in force; throws when it cannot be stored.
+   */
+  readonly setPlanMode?: (enabled: boolean) => ExecutionMode;
+  /** P9: the text joins the running turn as a real user message, after this call's result. */
+  readonly steerUserMessage?: (text: string) => void;
+  /** P8: records the approved plan (and where it was saved) in the session log. */
+  readonly recordPlanApproved?: (plan: string, path: string | undefined) => void;
 }
 
 /** What the host adds to a tool's context for one session; the executor merges it in. */
 export type ToolContextExtras = Partial<
-  Pick<ToolContext, "currentModel" | "catalog" | "todos" | "otherSessions" | "helperModel">
+  Pick<
+    ToolContext,
+    | "currentModel"
+    | "catalog"
+    | "todos"
+    | "otherSessions"
+    | "helperModel"
+    | "setPlanMode"
+    | "steerUserMessage"
+    | "recordPlanApproved"
+  >
 >;
 
 export interface ToolResult {
