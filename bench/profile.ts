@@ -1,14 +1,17 @@
 // `npx tsx bench/profile.ts <target>`: profiles what a benchmark measures, on an unminified
 // build with source maps, and prints where the time goes (self time by package and function,
 // main-thread time by trace event). Profiles are kept in .cache/bench-profiles/ for DevTools.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { startOnce } from "./coldStart.ts";
 import { BIG_PLAN_END, loadBigPlan } from "./fixtures/bigPlan.ts";
 import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
 import { buildPage, repoRoot } from "./lib/build.ts";
+import { makeBuiltTree } from "./lib/builtTree.ts";
 import {
   type CpuProfile,
   formatSummary,
@@ -66,7 +69,36 @@ function report(name: string, dist: string, result: { profile: CpuProfile; trace
   console.log(`\nsaved in ${outDir}`);
 }
 
+/** Summarises every .cpuprofile node wrote into `dir` (one per process). */
+function reportNodeProfiles(name: string, dir: string): void {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
+    const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
+    console.log(formatSummary(`${name}: ${file}`, summariseProfile(profile), 25));
+    console.log();
+  }
+  console.log(`profiles in ${dir}`);
+}
+
 const targets: Record<string, () => Promise<void>> = {
+  /** One start of the CLI in a built tree, until the page is served. */
+  async coldStart() {
+    const tree = await makeBuiltTree();
+    const dir = mkdtempSync(join(tmpdir(), "plangate-prof-cold-"));
+    try {
+      const start = await startOnce(
+        process.execPath,
+        [`--cpu-prof`, `--cpu-prof-dir=${dir}`, "--import", "tsx", "src/server/cli.ts"],
+        tree.root,
+      );
+      console.log(
+        `URL after ${start.urlPrinted.toFixed(0)} ms, page after ${start.pageServed.toFixed(0)} ms\n`,
+      );
+      reportNodeProfiles("coldStart", dir);
+    } finally {
+      tree.remove();
+    }
+  },
+
   /** One big-plan card, from the ask to the plan's last line painted. */
   async bigPlan() {
     const { outDir: dist } = await buildPage({ minify: false, sourcemap: true });

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
+import { tokenCookieName } from "../../src/server/http/auth.ts";
 import { repoRoot } from "./build.ts";
 import type { HostCommand, HostConfig, HostReply } from "./hostProtocol.ts";
 
@@ -47,7 +48,8 @@ export class BenchServer {
 
   /** What a browser on the page sends with the WebSocket upgrade. */
   get browserHeaders(): Record<string, string> {
-    return { origin: this.origin, cookie: `plangate_token=${this.token}` };
+    const port = Number(new URL(this.origin).port);
+    return { origin: this.origin, cookie: `${tokenCookieName(port)}=${this.token}` };
   }
 
   async start(): Promise<void> {

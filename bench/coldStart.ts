@@ -1,0 +1,141 @@
+// Cold start: `npm start` in a built tree (a copy of the project with a fresh dist/) until the
+// page, fetched with the token from the printed URL, answers 200. Also timed: the URL line
+// appearing, and the same start without npm (`node --import tsx src/server/cli.ts`).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Figure, median, percentile } from "./figures.ts";
+import { makeBuiltTree } from "./lib/builtTree.ts";
+
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
+
+interface Start {
+  urlPrinted: number;
+  pageServed: number;
+}
+
+/** GET the URL with its token, follow the cookie redirect, and time the 200. */
+async function fetchPage(url: string): Promise<void> {
+  const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+  let response = first;
+  if (first.status === 302) {
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const location = new URL(first.headers.get("location") ?? "/", url);
+    response = await fetch(location, { headers: { cookie, accept: "text/html" } });
+  }
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes('id="root"')) {
+    throw new Error(`the page answered ${response.status}: ${body.slice(0, 200)}`);
+  }
+}
+
+export function startOnce(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Start> {
+  const workspace = mkdtempSync(join(tmpdir(), "plangate-bench-cold-"));
+  const started = performance.now();
+  const child = spawn(
+    command,
+    [...args, "--port", "0", "--workspace", workspace, "--model", "scripted:demo"],
+    { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  const stop = () => {
+    // npm runs the CLI in a child of its own: end the whole group this benchmark started.
+    if (child.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  return new Promise<Start>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no page within 30 s:\n${output}`));
+    }, 30_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    let asked = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\S*token=\S+)$/m.exec(output)?.[1];
+      if (!url || asked) return;
+      asked = true;
+      const urlPrinted = performance.now() - started;
+      fetchPage(url).then(
+        () => {
+          clearTimeout(timer);
+          resolve({ urlPrinted, pageServed: performance.now() - started });
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+    child.once("exit", (code) => {
+      if (!asked) {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code} before printing its URL:\n${output}`));
+      }
+    });
+  }).finally(async () => {
+    const exited = new Promise((done) => child.once("exit", done));
+    stop();
+    await Promise.race([exited, new Promise((done) => setTimeout(done, 5_000))]);
+    rmSync(workspace, { recursive: true, force: true });
+  });
+}
+
+export async function run(): Promise<Figure[]> {
+  const tree = await makeBuiltTree();
+  try {
+    const npm: Start[] = [];
+    const direct: Start[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      npm.push(await startOnce("npm", ["start", "--silent", "--"], tree.root));
+      direct.push(
+        await startOnce(process.execPath, ["--import", "tsx", "src/server/cli.ts"], tree.root),
+      );
+    }
+    const served = npm.map((s) => s.pageServed);
+    return [
+      {
+        name: "cold start: npm start → page 200",
+        unit: "ms",
+        median: median(served),
+        p95: percentile(served, 95),
+        goal: 1000,
+        goalKind: "max",
+        judged: "median",
+        note: `n=${RUNS}; first run ${served[0]?.toFixed(0)} ms`,
+      },
+      {
+        name: "  cold start: npm start → URL printed",
+        unit: "ms",
+        median: median(npm.map((s) => s.urlPrinted)),
+        goalKind: "max",
+      },
+      {
+        name: "  cold start: node --import tsx cli → page 200",
+        unit: "ms",
+        median: median(direct.map((s) => s.pageServed)),
+        p95: percentile(
+          direct.map((s) => s.pageServed),
+          95,
+        ),
+        goalKind: "max",
+        note: "without npm",
+      },
+    ];
+  } finally {
+    tree.remove();
+  }
+}

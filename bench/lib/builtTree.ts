@@ -1,0 +1,26 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildPage, repoRoot } from "./build.ts";
+
+const SOURCES = ["package.json", "tsconfig.json", "vite.config.ts", "index.html", "src", "locales"];
+
+/**
+ * A copy of the project as a user would have it after `npm run build`: sources, the shared
+ * node_modules (linked) and a fresh dist/ written after the sources, so the CLI sees it as
+ * up to date. The repository's own dist/ is never touched.
+ */
+export async function makeBuiltTree(): Promise<{ root: string; remove(): void }> {
+  const { outDir } = await buildPage();
+  const root = mkdtempSync(join(tmpdir(), "plangate-bench-tree-"));
+  for (const source of SOURCES) {
+    cpSync(join(repoRoot, source), join(root, source), {
+      recursive: true,
+      filter: (path) => !/\.test\.tsx?$/.test(path),
+    });
+  }
+  symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
+  mkdirSync(join(root, "dist"));
+  cpSync(outDir, join(root, "dist"), { recursive: true });
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
