@@ -16,7 +16,7 @@ import { TurnAborted, untilAborted } from "./abortable.ts";
 import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
 import { applyModeName, initialMode } from "./modes.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
-import { type ToolCallToRun, ToolExecutor } from "./toolExecutor.ts";
+import { type ToolCallToRun, ToolExecutor, type ToolExecutorDeps } from "./toolExecutor.ts";
 
 export const MAX_MODEL_CALLS_PER_TURN = 50;
 
@@ -39,6 +39,8 @@ export interface SessionManagerDeps {
   maxModelCalls?: number;
   /** T5: a todo reminder to store as a synthetic notice before a model call, when one is due. */
   todoReminder?: TodoReminderHook;
+  /** Host capabilities for tools (catalog, todos, other sessions); passed to the executor. */
+  contextFor?: ToolExecutorDeps["contextFor"];
 }
 
 /** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
