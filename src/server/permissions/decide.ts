@@ -1,9 +1,14 @@
 import type { ExecutionMode } from "../../protocol/index.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
+import { decideWithRules } from "./policy.ts";
 
+/**
+ * `ask` with `by: "tool"` is Q5's ask: the tool puts its own question to the user through the
+ * question service, so the executor runs it without an approval card.
+ */
 export type PermissionVerdict =
   | { type: "allow" }
-  | { type: "ask" }
+  | { type: "ask"; by?: "tool" }
   | { type: "deny"; reason: string };
 
 /** Decides whether a validated tool call may run now, must ask the user first, or may not run. */
@@ -13,17 +18,6 @@ export type PermissionCheck = (
   mode: ExecutionMode,
 ) => PermissionVerdict;
 
-const allow: PermissionVerdict = { type: "allow" };
-
-/**
- * The default policy until plan mode brings its own. Tools that declare
- * `requiresUserInteraction` run: they put their question to the user themselves (Q5).
- */
-export const decidePermission: PermissionCheck = (tool, _input, mode) => {
-  if (tool.requiresUserInteraction || tool.readOnly) return allow;
-  if (mode.planEnabled) {
-    return { type: "deny", reason: `plan mode is read-only, so ${tool.name} cannot run now` };
-  }
-  if (mode.permissionMode === "yolo") return allow;
-  return { type: "ask" };
-};
+/** The policy with no project rules and nothing disallowed (see `PermissionService` for both). */
+export const decidePermission: PermissionCheck = (tool, input, mode) =>
+  decideWithRules({ tool, input, mode }).verdict;

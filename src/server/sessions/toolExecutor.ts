@@ -27,6 +27,8 @@ export interface ToolExecutorDeps {
   workspace: string;
   /** Host capabilities for a session's tools (model catalog, todos, other sessions). */
   contextFor?: (sessionId: string) => ToolContextExtras;
+  /** "Always allow" on an approval card: remember the permission (a project allow rule). */
+  rememberAllow?: (tool: AnyToolContract, input: unknown) => Promise<unknown>;
 }
 
 /**
@@ -66,7 +68,8 @@ export class ToolExecutor {
 
     const verdict = this.deps.permissions(tool, input, mode());
     if (verdict.type === "deny") return failure(`${call.name} is not allowed: ${verdict.reason}.`);
-    if (verdict.type === "ask") {
+    // Q5: a tool that asks the user itself runs; its own question is the asking.
+    if (verdict.type === "ask" && verdict.by !== "tool") {
       const refusal = await this.askPermission(sessionId, tool, call, input, signal);
       if (refusal) return refusal;
     }
@@ -113,6 +116,12 @@ export class ToolExecutor {
     }
     if (outcome.decision === "deny") {
       return failure(`The user denied permission to run ${call.name}. Do not retry it unchanged.`);
+    }
+    if (outcome.decision === "allow_always" && this.deps.rememberAllow) {
+      // The call is allowed either way; a rule that cannot be saved only means asking again later.
+      await this.deps.rememberAllow(tool, input).catch((error: unknown) => {
+        console.error(`could not remember the permission for ${call.name}:`, error);
+      });
     }
     return undefined;
   }

@@ -1,0 +1,59 @@
+import type { AnyToolContract } from "../tools/contract.ts";
+import type { PermissionCheck } from "./decide.ts";
+import { decideWithRules } from "./policy.ts";
+import {
+  addProjectAllowRule,
+  NO_RULES,
+  type ProjectRules,
+  readProjectRules,
+} from "./projectRules.ts";
+import { callPath, formatRule } from "./rules.ts";
+
+export interface PermissionServiceOptions {
+  /** Absolute real path of the workspace; its `.zcode/permissions.json` holds the rules. */
+  workspace: string;
+  /** Configuration's `permission.disallowedTools`, on top of the project file's list. */
+  disallowedTools?: readonly string[];
+  /** Where a broken rules file is reported. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * The permission policy with the project's rules: read fresh for every decision (the file is
+ * small and people edit it by hand), and extended by "Always allow" on an approval card.
+ */
+export class PermissionService {
+  constructor(private readonly options: PermissionServiceOptions) {}
+
+  readonly check: PermissionCheck = (tool, input, mode) =>
+    decideWithRules({
+      tool,
+      input,
+      mode,
+      rules: this.rules(),
+      workspace: this.options.workspace,
+      ...(this.options.disallowedTools ? { disallowedTools: this.options.disallowedTools } : {}),
+    }).verdict;
+
+  /** "Always allow": saves a project allow rule for the tool, narrowed to the call's path if it has one. */
+  async allowAlways(tool: AnyToolContract, input: unknown): Promise<string> {
+    const path = callPath(this.options.workspace, input);
+    const rule = formatRule(
+      path === undefined ? { tool: tool.name } : { tool: tool.name, glob: path },
+    );
+    await addProjectAllowRule(this.options.workspace, rule);
+    return rule;
+  }
+
+  private rules(): ProjectRules {
+    try {
+      return readProjectRules(this.options.workspace);
+    } catch (error) {
+      // A broken file must not stop every tool; without rules each mode's own default applies.
+      (this.options.warn ?? console.warn)(
+        `plangate: ignoring project permission rules: ${(error as Error).message}`,
+      );
+      return NO_RULES;
+    }
+  }
+}
