@@ -6,6 +6,7 @@ import {
   type StoredEntry,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
+import { upgradeStoredEntry } from "../plan/executionMode.ts";
 import { guardStorage, SessionNotFoundError } from "./errors.ts";
 
 /** A session row: what the log knows about a session, without the live interaction count. */
@@ -140,7 +141,8 @@ export class SessionLog {
       this.statements.entriesAfter.all(sessionId, seq).map((row) => ({
         seq: row.seq,
         at: row.at,
-        entry: JSON.parse(row.body) as SessionEntry,
+        // P1: older logs stored plan as a mode of its own; entries leave here in today's shape.
+        entry: upgradeStoredEntry(JSON.parse(row.body) as SessionEntry),
       })),
     );
   }
