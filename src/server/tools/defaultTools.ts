@@ -2,9 +2,22 @@ import { askUserQuestionTool } from "./askUserQuestion.ts";
 import type { AnyToolContract } from "./contract.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
+import { listModelsTool } from "./listModels.ts";
 import { readTool } from "./read.ts";
+import { readSessionContextTool } from "./readSessionContext.ts";
+import { todoReadTool } from "./todoRead.ts";
+import { todoWriteTool } from "./todoWrite.ts";
 
 /** The tools every session offers; later features add theirs here. */
 export function defaultTools(): AnyToolContract[] {
-  return [readTool, globTool, grepTool, askUserQuestionTool];
+  return [
+    readTool,
+    globTool,
+    grepTool,
+    askUserQuestionTool,
+    todoWriteTool,
+    todoReadTool,
+    listModelsTool,
+    readSessionContextTool,
+  ];
 }
