@@ -1,0 +1,106 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+import { modelEcho, QuestionsPage } from "./pages/questions.ts";
+import { ShellPage } from "./pages/shell.ts";
+
+test.use({ serverArgs: ["--no-build"] });
+
+/** W5: axe over the whole page as it stands; a violation list reads better than a count. */
+async function expectNoViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    targets: violation.nodes.map((node) => node.target.join(" ")),
+  }));
+  expect(found).toEqual([]);
+}
+
+/** Presses Tab (or Shift+Tab) until the target has focus; fails after `limit` presses. */
+async function tabTo(page: Page, target: Locator, key = "Tab", limit = 25): Promise<void> {
+  for (let presses = 0; presses < limit; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  await expect(target).toBeFocused();
+}
+
+test.describe("shell", () => {
+  test.use({ scenario: "demo" });
+
+  test("[W5] the shell with a transcript has no axe violations", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("What is in this project?");
+    await expect(
+      shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
+    ).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("[W5] the settings page has no axe violations", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await page.getByTestId("settings-button").click();
+    await expect(page.getByTestId("settings-page")).toBeVisible();
+    await expectNoViolations(page);
+  });
+});
+
+test.describe("questions", () => {
+  test.use({ scenario: "questions" });
+
+  test("[W5] the waiting generic flow has no axe violations", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Ask me a batch of questions");
+    await questions.waitForFlow();
+    await expectNoViolations(page);
+    await questions.nextPage.click();
+    await expect(questions.pager(2, 3)).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("[W5][Q6] the generic flow is answered with Tab, digits and Enter alone", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Ask me a batch of questions");
+    await questions.waitForFlow();
+
+    // The prompt was sent with Enter, so focus is still in the message box below the card.
+    await expect(shell.composer).toBeFocused();
+    await tabTo(page, questions.next, "Shift+Tab");
+    await page.keyboard.press("2");
+    await expect(questions.option("SQLite")).toBeChecked();
+    await page.keyboard.press("Enter");
+
+    await expect(questions.pager(2, 3)).toBeVisible();
+    await expect(questions.option("Search")).toBeFocused();
+    await page.keyboard.press("1");
+    await page.keyboard.press("3");
+    await expect(questions.option("Search")).toBeChecked();
+    await expect(questions.option("Sharing")).toBeChecked();
+    await page.keyboard.press("Enter");
+
+    await expect(questions.pager(3, 3)).toBeVisible();
+    await page.keyboard.press("2");
+    await expect(questions.option("payments")).toBeChecked();
+    await page.keyboard.press("Enter");
+
+    await expect(questions.flow).toBeHidden();
+    const echo = await modelEcho(page);
+    expect(echo).toContain("The user answered your questions:");
+    expect(echo).toContain("→ SQLite");
+    expect(echo).toContain("→ Search; Sharing");
+    expect(echo).toContain("→ payments");
+  });
+});

@@ -1,0 +1,197 @@
+import { TestClient } from "../src/server/testing/wsClient.ts";
+import { expect, test } from "./fixtures.ts";
+import { modelEcho, QuestionsPage } from "./pages/questions.ts";
+import { ShellPage } from "./pages/shell.ts";
+import type { PlangateServer } from "./server.ts";
+
+const DATABASE = "Which database should the service use?";
+const FEATURES = "Which features ship in the first release?";
+const NAMING = "What should the new module be called?";
+
+test.use({ scenario: "questions", serverArgs: ["--no-build"] });
+
+test.describe("generic flow", () => {
+  test("[Q6][Q4] a batch answered by digit, checkboxes, Other and a skip reaches the model as the some-skipped text", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Ask me a batch of questions");
+    await questions.waitForFlow();
+
+    // Question 1, keyboard only: a digit picks, Enter moves on.
+    await expect(questions.pager(1, 3)).toBeVisible();
+    await expect(questions.question(DATABASE)).toBeVisible();
+    await expect(questions.option("Postgres (Recommended)")).toHaveAccessibleDescription(
+      "Robust, and already part of the stack",
+    );
+    await questions.skip.focus();
+    await page.keyboard.press("2");
+    await expect(questions.option("SQLite")).toBeChecked();
+    await expect(questions.option("SQLite")).toBeFocused();
+    await page.keyboard.press("Enter");
+
+    // Question 2: two boxes and a custom answer together.
+    await expect(questions.pager(2, 3)).toBeVisible();
+    await expect(questions.question(FEATURES)).toBeVisible();
+    await questions.option("Search").check();
+    await questions.option("Sharing").check();
+    await questions.otherText.fill("Audit log");
+    await expect(questions.other).toBeChecked();
+    await questions.next.click();
+
+    // Question 3: markdown detail, then skipped, which submits the batch.
+    await expect(questions.pager(3, 3)).toBeVisible();
+    const naming = questions.question(NAMING);
+    await expect(naming.getByText("invoices", { exact: true })).toBeVisible();
+    await expect(
+      naming.getByRole("listitem").filter({ hasText: "matches the team" }),
+    ).toBeVisible();
+    await questions.skip.click();
+
+    await expect(questions.flow).toBeHidden();
+    const echo = await modelEcho(page);
+    expect(echo).toContain("The user answered 2 of 3 questions:");
+    expect(echo).toContain(`- ${DATABASE}\n  → SQLite`);
+    expect(echo).toContain(
+      `- ${FEATURES}\n  → Search; Sharing; (in the user's own words) "Audit log"`,
+    );
+    expect(echo).toContain(`They skipped 1 question:\n- ${NAMING}`);
+    expect(echo).not.toContain(`- ${NAMING}\n  →`);
+    await expect(page.getByTestId("entry-resolved")).toHaveText(
+      "Answered: SQLite; Search, Sharing, Audit log",
+    );
+  });
+
+  test("[Q8] × dismisses the whole batch and the model hears the user dismissed it", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Ask me a batch of questions");
+    await questions.waitForFlow();
+    await questions.option("MySQL").check();
+    await questions.dismiss.click();
+
+    await expect(questions.flow).toBeHidden();
+    const echo = await modelEcho(page);
+    expect(echo).toContain("The user dismissed your questions without answering them.");
+    expect(echo).not.toContain("MySQL");
+    await expect(page.getByTestId("entry-resolved")).toHaveText("Questions dismissed");
+  });
+});
+
+test.describe("wire", () => {
+  test("[R3] duplicate, late and never-offered answers get rejected receipts and change nothing", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Ask me a batch of questions");
+    await questions.waitForFlow();
+
+    const { client, welcome } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+    try {
+      const sessionId = welcome.sessions[0]?.id ?? "";
+      client.send({ type: "session.open", sessionId });
+      const snapshot = await client.next("snapshot");
+      const requested = snapshot.entries.find(
+        ({ entry }) => entry.kind === "interaction.requested",
+      );
+      if (requested?.entry.kind !== "interaction.requested") throw new Error("no pending question");
+      const id = requested.entry.request.interactionId;
+      const answer = async (interactionId: string, answers: unknown) => {
+        client.send({ type: "interaction.answer", interactionId, answers });
+        return client.next("receipt", (frame) => frame.interactionId === interactionId);
+      };
+
+      expect(await answer(id, { [DATABASE]: { labels: ["Oracle"] } })).toMatchObject({
+        ok: false,
+        code: "INVALID_ANSWER",
+      });
+      expect(await answer(id, { [DATABASE]: { labels: ["SQLite", "MySQL"] } })).toMatchObject({
+        ok: false,
+        code: "INVALID_ANSWER",
+      });
+      expect(await answer("int_never_asked", { [DATABASE]: { labels: ["SQLite"] } })).toMatchObject(
+        { ok: false, code: "UNKNOWN_INTERACTION" },
+      );
+      // Nothing changed: the question still waits, in the page and in the log.
+      await expect(questions.question(DATABASE)).toBeVisible();
+      expect(resolutions(client, sessionId, id)).toHaveLength(0);
+
+      expect(await answer(id, { [DATABASE]: { labels: ["SQLite"] } })).toEqual({
+        type: "receipt",
+        interactionId: id,
+        ok: true,
+      });
+      expect(await answer(id, { [DATABASE]: { labels: ["MySQL"] } })).toMatchObject({
+        ok: false,
+        code: "ALREADY_ANSWERED",
+      });
+      client.send({ type: "interaction.cancel", interactionId: id });
+      expect(await client.next("receipt", (frame) => frame.interactionId === id)).toMatchObject({
+        ok: false,
+        code: "ALREADY_ANSWERED",
+      });
+
+      await expect(questions.flow).toBeHidden();
+      const echo = await modelEcho(page);
+      expect(echo).toContain(`The user answered 1 of 3 questions:\n- ${DATABASE}\n  → SQLite`);
+      expect(echo).not.toContain("MySQL");
+      await expect(page.getByTestId("entry-resolved")).toHaveCount(1);
+      await expect(page.getByTestId("entry-resolved")).toHaveText("Answered: SQLite");
+      expect(resolutions(client, sessionId, id)).toEqual([
+        { type: "answered", answers: { [DATABASE]: { labels: ["SQLite"] } }, auto: false },
+      ]);
+
+      // An answer to a batch that was dismissed: resolved without an answer, so NOT_PENDING.
+      await shell.send("Another batch, please");
+      await questions.waitForFlow();
+      const second = await client.next(
+        "event",
+        (frame) =>
+          frame.entry.kind === "interaction.requested" && frame.entry.request.interactionId !== id,
+      );
+      if (second.entry.kind !== "interaction.requested") throw new Error("no second question");
+      const secondId = second.entry.request.interactionId;
+      await questions.dismiss.click();
+      await expect(questions.flow).toBeHidden();
+      expect(await answer(secondId, { [DATABASE]: { labels: ["SQLite"] } })).toMatchObject({
+        ok: false,
+        code: "NOT_PENDING",
+      });
+      expect(resolutions(client, sessionId, secondId)).toEqual([{ type: "cancelled" }]);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+function wsUrl(server: PlangateServer): string {
+  return `${server.origin.replace(/^http/, "ws")}/ws?token=${server.token}`;
+}
+
+/** Every resolution of one interaction the client has seen, in the snapshot or since. */
+function resolutions(client: TestClient, sessionId: string, interactionId: string) {
+  const fromSnapshots = client.frames.flatMap((frame) =>
+    frame.type === "snapshot" && frame.session.id === sessionId
+      ? frame.entries.map(({ entry }) => entry)
+      : [],
+  );
+  const fromEvents = client.events(sessionId).map((frame) => frame.entry);
+  return [...fromSnapshots, ...fromEvents].flatMap((entry) =>
+    entry.kind === "interaction.resolved" && entry.interactionId === interactionId
+      ? [entry.outcome]
+      : [],
+  );
+}
