@@ -9,14 +9,20 @@ import { MAX_FRAME_BYTES, type ModelInfo, type ModeName } from "../../protocol/i
 import { type Clock, systemClock } from "../clock.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
+import type { ConfiguredModelCatalog } from "../models/catalog.ts";
+import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
 import { decidePermission, type PermissionCheck } from "../permissions/decide.ts";
+import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
 import { randomId } from "../store/ids.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { SettingsStore } from "../store/settingsStore.ts";
+import { createTodoReminder } from "../todos/reminder.ts";
+import { TodoService } from "../todos/todoService.ts";
+import { TodoStore } from "../todos/todoStore.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
@@ -57,6 +63,8 @@ export interface ServerOptions {
   providerFor?: (modelRef: string) => ModelProvider;
   /** The models offered to the page; by default the configured model alone. */
   listModels?: () => ModelInfo[] | Promise<ModelInfo[]>;
+  /** M1/M2: the host's model catalog; `model.set` resolves against it and ListModels reads it. */
+  catalog?: ConfiguredModelCatalog;
   /** Tools every session offers. Default: Read, Glob, Grep, AskUserQuestion. */
   tools?: AnyToolContract[];
   permissions?: PermissionCheck;
@@ -116,6 +124,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     timings: options.timings ?? DEFAULT_TIMINGS,
     newId: () => randomId("int_", 12),
   });
+  const todos = new TodoService(new TodoStore(db, clock), log);
+  const otherSessions = createSessionMaterialSource(log, todos);
+  const modelOf = (sessionId: string) => log.requireSession(sessionId).model;
   const sessions = new SessionManager({
     log,
     interactions,
@@ -126,8 +137,38 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
     onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
+    todoReminder: createTodoReminder(todos),
+    contextFor: (sessionId) => ({
+      todos: todos.forSession(sessionId),
+      otherSessions,
+      currentModel: () => modelOf(sessionId),
+      // A scripted model only replays its scenario; it cannot extract anything.
+      helperModel: () => {
+        const ref = modelOf(sessionId);
+        return providerIdOf(ref) === "scripted" ? undefined : providerFor(ref);
+      },
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+    }),
   });
-  const router = new WsRouter({ log, sessions, interactions, settings, clock, listModels });
+  const catalog = options.catalog;
+  const router = new WsRouter({
+    log,
+    sessions,
+    interactions,
+    settings,
+    clock,
+    listModels,
+    ...(catalog
+      ? {
+          chooseModel: (sessionId: string, ref: string) =>
+            resolveModelChoice(ref, {
+              catalog,
+              currentProvider: providerIdOf(modelOf(sessionId)),
+              baseDir: workspace,
+            }),
+        }
+      : {}),
+  });
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   let port = options.port ?? 0;

@@ -25,6 +25,11 @@ export interface RouterDeps {
   clock: Clock;
   /** The models a session may use; the first is not special. */
   listModels: () => ModelInfo[] | Promise<ModelInfo[]>;
+  /** M1/M3: resolves what the user picked to the canonical ref to store, or says why not. */
+  chooseModel?: (
+    sessionId: string,
+    ref: string,
+  ) => Promise<{ ok: true; ref: string } | { ok: false; message: string }>;
 }
 
 /** Entries that change nothing in a session summary do not trigger `session.upserted`. */
@@ -125,6 +130,13 @@ export class WsRouter {
         sessions.setMode(frame.sessionId, frame.mode);
         return;
       case "model.set": {
+        if (this.deps.chooseModel) {
+          this.deps.log.requireSession(frame.sessionId);
+          const choice = await this.deps.chooseModel(frame.sessionId, frame.model);
+          if (!choice.ok) throw new FrameError("BAD_MODEL", choice.message);
+          sessions.setModel(frame.sessionId, choice.ref);
+          return;
+        }
         const models = await this.deps.listModels();
         const model = models.find((m) => m.ref === frame.model);
         if (!model) throw new FrameError("BAD_MODEL", `There is no model "${frame.model}".`);
