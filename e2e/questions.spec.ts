@@ -195,3 +195,27 @@ function resolutions(client: TestClient, sessionId: string, interactionId: strin
       : [],
   );
 }
+
+// Goldens: regenerate with `npx playwright test e2e/questions.spec.ts --update-snapshots`.
+// Long grace and deadline keep the countdown chip out of the picture.
+const STILL = ["--no-build", "--grace-ms", "3600000", "--deadline-ms", "3600000"];
+
+for (const locale of ["en", "zh-CN"] as const) {
+  test.describe(`goldens ${locale}`, () => {
+    test.use({ locale, serverArgs: STILL });
+
+    test(`[Q6] the waiting generic flow looks as committed (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const shell = new ShellPage(page);
+      const questions = new QuestionsPage(page, locale);
+      await shell.open(server.url);
+      await shell.newSession();
+      await shell.send("Ask me a batch of questions");
+      await questions.waitForFlow();
+      await expect(questions.pager(1, 3)).toBeVisible();
+      await expect(questions.flow).toHaveScreenshot(`generic-flow-waiting-${locale}.png`);
+    });
+  });
+}
