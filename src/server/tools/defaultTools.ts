@@ -1,5 +1,8 @@
 import { askUserQuestionTool } from "./askUserQuestion.ts";
 import type { AnyToolContract } from "./contract.ts";
+import { editTool } from "./edit.ts";
+import { enterPlanModeTool } from "./enterPlanMode.ts";
+import { exitPlanModeTool } from "./exitPlanMode.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listModelsTool } from "./listModels.ts";
@@ -7,6 +10,7 @@ import { readTool } from "./read.ts";
 import { readSessionContextTool } from "./readSessionContext.ts";
 import { todoReadTool } from "./todoRead.ts";
 import { todoWriteTool } from "./todoWrite.ts";
+import { writeTool } from "./write.ts";
 
 /** The tools every session offers; later features add theirs here. */
 export function defaultTools(): AnyToolContract[] {
@@ -14,7 +18,11 @@ export function defaultTools(): AnyToolContract[] {
     readTool,
     globTool,
     grepTool,
+    writeTool,
+    editTool,
     askUserQuestionTool,
+    enterPlanModeTool,
+    exitPlanModeTool,
     todoWriteTool,
     todoReadTool,
     listModelsTool,
