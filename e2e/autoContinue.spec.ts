@@ -1,0 +1,290 @@
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+import { ShellPage } from "./pages/shell.ts";
+
+test.use({ scenario: "autocontinue" });
+
+const QUESTION = "Which colour should the button be?";
+const NONE_ANSWERED = "The user left every question unanswered.";
+
+/** The pending question card above the composer, as a user finds it. */
+function questionCard(page: Page): Locator {
+  return page.getByRole("region", { name: "Questions from the agent" });
+}
+
+/** Seconds left on a visible countdown chip ("Continues in 0:17" → 17). */
+async function secondsLeft(timer: Locator): Promise<number> {
+  const text = (await timer.textContent()) ?? "";
+  const match = /(\d+):(\d{2})/.exec(text);
+  if (!match) throw new Error(`no remaining time in "${text}"`);
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
+async function askQuestion(shell: ShellPage): Promise<Locator> {
+  await shell.newSession();
+  await shell.send("Please ask me something");
+  const card = questionCard(shell.page);
+  await expect(card.getByText(QUESTION)).toBeVisible();
+  return card;
+}
+
+test.describe("with a short countdown", () => {
+  // Grace 1.5 s, deadline 5 s: long enough to look before the chip, short enough to wait out.
+  test.use({ serverArgs: ["--grace-ms", "1500", "--deadline-ms", "5000"] });
+
+  test("[A2] the countdown stays hidden during the grace, then shows as a timer", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    await expect(card.getByRole("timer")).toHaveCount(0);
+    const timer = card.getByRole("timer");
+    await expect(timer).toBeVisible();
+    await expect(timer).toHaveText(/Continues in 0:0[1-4]/);
+  });
+
+  test("[A3][X2] an unanswered question continues on its own; a late answer still reaches the agent", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await askQuestion(shell);
+
+    const echo = shell.assistantMessages.filter({ hasText: "The question tool said:" });
+    await expect(echo).toContainText(NONE_ANSWERED, { timeout: 15_000 });
+    await expect(questionCard(page)).toHaveCount(0);
+    const notice = page
+      .getByTestId("entry-resolved")
+      .filter({ hasText: "Unanswered — continued automatically" });
+    await expect(notice).toBeVisible();
+
+    await notice.getByRole("button", { name: "Answer now" }).click();
+    const late = notice.getByRole("region", { name: "Questions from the agent" });
+    await late.getByRole("radio", { name: "Red" }).check();
+    await late.getByRole("button", { name: "Submit" }).click();
+    await expect(notice.getByRole("status")).toHaveText("Your late answer was sent to the agent.");
+
+    const reply = shell.assistantMessages.filter({ hasText: "Late answer received." });
+    await expect(reply).toContainText("Which colour should the button be?");
+    await expect(reply).toContainText("Red");
+    await expect(page.getByTestId("entry-synthetic")).toHaveCount(1);
+  });
+
+  test("[A4] picking an option pauses the countdown for good", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    await card.getByRole("radio", { name: "Red" }).check();
+    await expect(card.getByRole("timer")).toHaveText("Paused");
+
+    // Wait past the deadline: nothing may resolve on its own.
+    await page.waitForTimeout(5_500);
+    await expect(card.getByRole("timer")).toHaveText("Paused");
+    await expect(page.getByTestId("entry-resolved")).toHaveCount(0);
+    await expect(card.getByRole("radio", { name: "Red" })).toBeChecked();
+  });
+
+  test("[A5] the auto-continue switch works in both languages and persists", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await page.getByTestId("settings-button").click();
+    const english = page.getByRole("switch", { name: "Auto-continue questions" });
+    await expect(english).toHaveAttribute("aria-checked", "true");
+
+    await page.getByTestId("language-select").selectOption("zh-CN");
+    const chinese = page.getByRole("switch", { name: "问题自动继续" });
+    await expect(chinese).toHaveAttribute("aria-checked", "true");
+    await chinese.click();
+    await expect(chinese).toHaveAttribute("aria-checked", "false");
+    await expect(chinese).toContainText("关");
+
+    await page.reload();
+    await shell.waitConnected();
+    await expect(page.getByRole("switch", { name: "问题自动继续" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
+    await page.getByTestId("language-select").selectOption("en");
+    await expect(english).toHaveAttribute("aria-checked", "false");
+    await expect(english).toContainText("Off");
+
+    await page.getByRole("button", { name: "Back to the conversation" }).click();
+    const card = await askQuestion(shell);
+    await page.waitForTimeout(2_500);
+    await expect(card.getByRole("timer")).toHaveCount(0);
+    await expect(page.getByTestId("entry-resolved")).toHaveCount(0);
+  });
+
+  test("[X3] a second tab shows the first tab's picks and then 'answered elsewhere'", async ({
+    page,
+    server,
+    context,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    await card.getByRole("radio", { name: "Red" }).check();
+    await expect(card.getByRole("timer")).toHaveText("Paused");
+
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await new ShellPage(other).waitConnected();
+    const otherCard = questionCard(other);
+    await expect(otherCard.getByRole("radio", { name: "Red" })).toBeChecked();
+    await expect(otherCard.getByRole("timer")).toHaveText("Paused");
+
+    await card.getByRole("button", { name: "Submit" }).click();
+    await expect(other.getByRole("status").filter({ hasText: "Answered elsewhere" })).toBeVisible();
+    await expect(otherCard).toHaveCount(0);
+    await expect(page.getByText("Answered elsewhere")).toHaveCount(0);
+    await other.close();
+  });
+});
+
+test.describe("with a long countdown", () => {
+  // The chip shows almost at once and the deadline is far enough to compare readings.
+  test.use({ serverArgs: ["--grace-ms", "300", "--deadline-ms", "60000"] });
+
+  test("[A6][W3] a reload mid-count shows the same remaining time", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    const timer = card.getByRole("timer");
+    await expect(timer).toBeVisible();
+    const before = await secondsLeft(timer);
+    const readAt = Date.now();
+
+    await page.reload();
+    await shell.waitConnected();
+    await expect(timer).toBeVisible();
+    const after = await secondsLeft(timer);
+    const elapsed = (Date.now() - readAt) / 1000;
+    expect(Math.abs(after - (before - elapsed))).toBeLessThanOrEqual(1.5);
+  });
+
+  for (const skewMinutes of [-7, 7]) {
+    test(`[A2] the countdown follows the server's clock when the browser's is ${Math.abs(skewMinutes)} minutes ${skewMinutes < 0 ? "slow" : "fast"}`, async ({
+      page,
+      server,
+    }) => {
+      const skewMs = skewMinutes * 60_000;
+      await page.clock.install({ time: Date.now() + skewMs });
+      const shell = new ShellPage(page);
+      await shell.open(server.url);
+      const browserSkew = (await page.evaluate(() => Date.now())) - Date.now();
+      expect(Math.abs(browserSkew - skewMs)).toBeLessThan(10_000);
+
+      const card = await askQuestion(shell);
+      const askedAt = Date.now();
+      const timer = card.getByRole("timer");
+      await expect(timer).toBeVisible();
+      const left = await secondsLeft(timer);
+      const elapsed = (Date.now() - askedAt) / 1000;
+      expect(Math.abs(left - (60 - elapsed))).toBeLessThanOrEqual(1.5);
+    });
+  }
+});
+
+test.describe("across a server restart mid-count", () => {
+  // Long enough to survive a kill, a start and a reconnect with time left on the clock.
+  test.use({ serverArgs: ["--grace-ms", "300", "--deadline-ms", "12000"] });
+
+  test("[A7] the deadline survives kill -9: same remaining time, continues at the original deadline", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    const timer = card.getByRole("timer");
+    await expect(timer).toBeVisible();
+    const before = await secondsLeft(timer);
+    const readAt = Date.now();
+    const deadline = readAt + before * 1000;
+
+    await server.restart();
+    await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open", {
+      timeout: 15_000,
+    });
+    await expect(timer).toBeVisible();
+    const after = await secondsLeft(timer);
+    const expected = before - (Date.now() - readAt) / 1000;
+    expect(Math.abs(after - expected)).toBeLessThanOrEqual(2);
+
+    const echo = shell.assistantMessages.filter({ hasText: "The question tool said:" });
+    await expect(echo).toContainText(NONE_ANSWERED, { timeout: 15_000 });
+    const resolvedAt = Date.now();
+    // The chip's reading is rounded up to the second; allow for that and for delivery.
+    expect(resolvedAt).toBeGreaterThan(deadline - 2_000);
+    expect(resolvedAt).toBeLessThan(deadline + 3_000);
+  });
+});
+
+test.describe("across a server that was down past the deadline", () => {
+  test.use({ serverArgs: ["--grace-ms", "300", "--deadline-ms", "3000"] });
+
+  test("[A7] a deadline that passed while the server was down resolves at start-up", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const card = await askQuestion(shell);
+    const askedAt = Date.now();
+    await expect(card.getByRole("timer")).toBeVisible();
+
+    const port = server.port;
+    await server.stop("SIGKILL");
+    await page.waitForTimeout(Math.max(0, askedAt + 3_500 - Date.now()));
+    await server.start(port);
+
+    const echo = shell.assistantMessages.filter({ hasText: "The question tool said:" });
+    await expect(echo).toContainText(NONE_ANSWERED, { timeout: 20_000 });
+    await expect(
+      page
+        .getByTestId("entry-resolved")
+        .filter({ hasText: "Unanswered — continued automatically" }),
+    ).toBeVisible();
+    await expect(questionCard(page)).toHaveCount(0);
+  });
+});
+
+const regionName = { en: "Questions from the agent", "zh-CN": "智能体的提问" } as const;
+
+for (const locale of ["en", "zh-CN"] as const) {
+  test.describe(`golden in ${locale}`, () => {
+    test.use({ locale, serverArgs: ["--grace-ms", "0", "--deadline-ms", "300000"] });
+
+    test(`[A2] a question with its countdown showing looks right (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      await page.clock.install();
+      const shell = new ShellPage(page);
+      await shell.open(server.url);
+      await shell.newSession();
+      await shell.send("Please ask me something");
+      const card = page.getByRole("region", { name: regionName[locale] });
+      const timer = card.getByRole("timer");
+      await expect(timer).toHaveText(/\d:\d{2}/);
+
+      // Stop the clock, then pin the digits: the wording and layout stay the app's own.
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+      await timer.evaluate((chip) => {
+        for (const node of chip.childNodes) {
+          if (node.nodeType === Node.TEXT_NODE) {
+            node.textContent = (node.textContent ?? "").replace(/\d+:\d{2}/, "4:00");
+          }
+        }
+      });
+      await expect(timer).toContainText("4:00");
+      await expect(card).toHaveScreenshot(`countdown-visible-${locale}.png`);
+    });
+  });
+}
