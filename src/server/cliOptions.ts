@@ -10,7 +10,10 @@ export interface CliOptions {
   port: number | undefined;
   workspace: string;
   dbPath: string;
-  model: string;
+  /** Undefined when not given: the configured default model, else scripted:demo. */
+  model: string | undefined;
+  /** `--config`: the model config file; undefined means `<workspace>/.zcode/plangate.json`. */
+  config: string | undefined;
   mode: ModeName;
   token: string | undefined;
   graceMs: number;
@@ -27,7 +30,9 @@ export const USAGE = `Usage: npm start -- [options]
   --port N          port on 127.0.0.1 (default ${DEFAULT_PORT}, or a free one if ${DEFAULT_PORT} is taken; 0 = any free port)
   --workspace DIR   the repository the agent works in (default: current directory)
   --db FILE         session database (default: <workspace>/.zcode/plangate.db)
-  --model REF       model of new sessions (default: scripted:demo; scripted:<file.yaml> plays a scenario)
+  --model REF       model of new sessions, e.g. openai/gpt-5.4 (default: the config's defaultModel or
+                    PLANGATE_MODEL, else scripted:demo; scripted:<file.yaml> plays a scenario)
+  --config FILE     model providers and models (default: <workspace>/.zcode/plangate.json if present)
   --mode NAME       mode of new sessions: plan, build, edit, yolo or auto (default: build)
   --token T         access token (default: a random one, printed in the URL)
   --grace-ms N      silent wait before an unanswered question shows its countdown (default ${DEFAULT_TIMINGS.graceMs})
@@ -60,7 +65,8 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     port: integer("--port", values.port, 0, 65_535),
     workspace,
     dbPath: values.db ? resolve(cwd, values.db) : join(workspace, ".zcode", "plangate.db"),
-    model: values.model ?? "scripted:demo",
+    model: values.model,
+    config: values.config === undefined ? undefined : resolve(cwd, values.config),
     mode: mode.data,
     token: values.token,
     graceMs,
@@ -80,6 +86,7 @@ function parse(argv: string[]) {
       workspace: { type: "string" },
       db: { type: "string" },
       model: { type: "string" },
+      config: { type: "string" },
       mode: { type: "string" },
       token: { type: "string" },
       "grace-ms": { type: "string" },
