@@ -339,6 +339,97 @@ describe("session manager and turn loop", () => {
     });
   });
 
+  it("[Q7] questions of one reply are asked together, so they queue; results keep call order", async () => {
+    const question = (text: string, header: string) =>
+      `{ question: "${text}", header: ${header}, multiSelect: false, options: [{ label: Yes }, { label: No }] }`;
+    open(
+      scripted(`turns:
+  - steps:
+      - tools:
+          - { name: AskUserQuestion, input: { questions: [${question("First?", "One")}] } }
+          - { name: AskUserQuestion, input: { questions: [${question("Second?", "Two")}] } }
+      - say: "Got: {{result}}"
+`),
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "two questions");
+    const asked = (text: string) =>
+      waitForEntry(
+        log,
+        id,
+        "interaction.requested",
+        (entry) =>
+          entry.request.kind === "question" && entry.request.questions[0]?.question === text,
+      );
+    const first = await asked("First?");
+    const second = await asked("Second?");
+    expect(registry.pendingCount(id)).toBe(2);
+    expect(kinds(id).filter((kind) => kind === "tool.result")).toEqual([]);
+
+    expect(
+      registry.answer(first.entry.request.interactionId, { "First?": { labels: ["Yes"] } }),
+    ).toEqual({ ok: true });
+    await waitForEntry(log, id, "tool.result");
+    expect(registry.pendingCount(id)).toBe(1);
+    expect(
+      registry.answer(second.entry.request.interactionId, { "Second?": { labels: ["No"] } }),
+    ).toEqual({ ok: true });
+    await manager.idle(id);
+
+    const results = entries(id).filter((entry) => entry.kind === "tool.result");
+    expect(results.map((entry) => entry.kind === "tool.result" && entry.callId)).toEqual([
+      "call_1_0",
+      "call_1_1",
+    ]);
+    const last = entries(id)
+      .filter((e) => e.kind === "assistant.message")
+      .at(-1);
+    expect(last?.kind === "assistant.message" && last.text).toMatch(
+      /First\?\n.*Yes.*Second\?\n.*No/s,
+    );
+  });
+
+  it("[Q7] a call that ends the turn withdraws the questions asked after it", async () => {
+    const stop: ToolContract<unknown> = {
+      name: "Stop",
+      description: "waits for the user, then ends the turn",
+      inputSchema: z.unknown(),
+      readOnly: true,
+      destructive: false,
+      requiresUserInteraction: true,
+      run: async () => ({ output: "stopped", endTurn: true }),
+    };
+    open(
+      scripted(`turns:
+  - steps:
+      - tools:
+          - { name: Stop }
+          - name: AskUserQuestion
+            input:
+              questions:
+                - { question: "Later?", header: Later, multiSelect: false, options: [{ label: Yes }, { label: No }] }
+      - say: never
+`),
+      { tools: new ToolRegistry([stop, ...defaultTools()]) },
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "go");
+    await manager.idle(id);
+    expect(registry.pendingCount(id)).toBe(0);
+    expect(kinds(id).indexOf("interaction.requested")).toBeLessThan(
+      kinds(id).indexOf("tool.result"),
+    );
+    expect(entries(id).slice(-4)).toEqual([
+      { kind: "tool.result", callId: "call_1_0", name: "Stop", isError: false, output: "stopped" },
+      expect.objectContaining({
+        kind: "interaction.resolved",
+        outcome: { type: "aborted", reason: "the turn ended first" },
+      }),
+      expect.objectContaining({ kind: "tool.result", callId: "call_1_1", isError: true }),
+      { kind: "turn.ended", reason: "completed" },
+    ]);
+  });
+
   it("[A7] resumes an open turn after a restart: the pending question is adopted and the turn completes", async () => {
     open(scripted());
     const { id } = manager.create();

@@ -11,6 +11,7 @@ import type { PermissionCheck } from "../permissions/decide.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
+import type { ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
 import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
@@ -255,30 +256,63 @@ export class SessionManager {
     if (text) this.append(sessionId, { kind: "user.message", text, synthetic: true });
   }
 
-  /** Runs the calls in order, recording each result; returns true when one ends the turn. */
+  /**
+   * Runs the calls in order, recording each result; returns true when one ends the turn.
+   * Q7: calls that wait for the user and follow each other start together, so their requests
+   * queue up and the user sees how many wait; their results are still recorded in call order.
+   */
   private async runCalls(sessionId: string, calls: ToolCallToRun[], signal: AbortSignal) {
     const mode = () => this.deps.log.requireSession(sessionId).mode;
-    for (const [index, call] of calls.entries()) {
-      if (signal.aborted) throw new TurnAborted();
-      const result = await this.executor.run(sessionId, call, mode, signal);
-      this.append(sessionId, {
-        kind: "tool.result",
-        callId: call.callId,
-        name: call.name,
-        isError: result.isError ?? false,
-        output: result.output,
-      });
-      if (signal.aborted) throw new TurnAborted();
-      if (result.endTurn) {
-        this.recordSkipped(
-          sessionId,
-          calls.slice(index + 1),
-          "it was not run because the turn ended first",
-        );
-        return true;
+    const ahead = new AbortController();
+    const stopAhead = () => ahead.abort(signal.reason);
+    signal.addEventListener("abort", stopAhead, { once: true });
+    const started = new Map<number, Promise<ToolResult>>();
+    const start = (index: number) => {
+      const running = this.executor.run(sessionId, calls[index]!, mode, ahead.signal);
+      // Awaited in order below; one withdrawn before its turn comes must not go unhandled.
+      running.catch(() => {});
+      started.set(index, running);
+    };
+    try {
+      for (const [index, call] of calls.entries()) {
+        if (signal.aborted) throw new TurnAborted();
+        if (!started.has(index)) {
+          start(index);
+          for (let next = index + 1; this.asksUser(call) && this.asksUser(calls[next]); next++) {
+            start(next);
+          }
+        }
+        const result = await started.get(index)!;
+        this.append(sessionId, {
+          kind: "tool.result",
+          callId: call.callId,
+          name: call.name,
+          isError: result.isError ?? false,
+          output: result.output,
+        });
+        if (signal.aborted) throw new TurnAborted();
+        if (result.endTurn) {
+          const later = [...started].filter(([other]) => other > index);
+          if (later.length > 0) {
+            ahead.abort("the turn ended first");
+            await Promise.allSettled(later.map(([, running]) => running));
+          }
+          this.recordSkipped(
+            sessionId,
+            calls.slice(index + 1),
+            "it was not run because the turn ended first",
+          );
+          return true;
+        }
       }
+      return false;
+    } finally {
+      signal.removeEventListener("abort", stopAhead);
     }
-    return false;
+  }
+
+  private asksUser(call: ToolCallToRun | undefined): boolean {
+    return call !== undefined && this.deps.tools.get(call.name)?.requiresUserInteraction === true;
   }
 
   private userSpokeSince(sessionId: string, seq: number): boolean {
