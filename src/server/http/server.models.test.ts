@@ -1,0 +1,129 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type HostModels, setUpHostModels } from "../models/hostModels.ts";
+import { openAIStream } from "../models/testing/fakeOpenAI.ts";
+import { type LoopbackApi, startLoopbackApi } from "../models/testing/loopbackApi.ts";
+import { tempDir } from "../testing/helpers.ts";
+import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { TestClient } from "../testing/wsClient.ts";
+
+const SECRET = "sk-wired-secret-0123456789";
+const todos = (done: number) =>
+  ["Read the code", "Change it", "Test it"].map((content, index) => ({
+    content,
+    status: index < done ? "completed" : index === done ? "in_progress" : "pending",
+    priority: "medium",
+  }));
+
+describe("real models wired into the server (M1, M2, T2)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let api: LoopbackApi;
+  let models: HostModels;
+  let t: TestServer;
+
+  beforeEach(async () => {
+    dir = tempDir();
+    api = await startLoopbackApi([
+      openAIStream(
+        [
+          { content: "Planning " },
+          { content: "the work." },
+          {
+            toolCalls: [
+              {
+                index: 0,
+                id: "call_1",
+                name: "TodoWrite",
+                arguments: JSON.stringify({ todos: todos(0) }),
+              },
+              { index: 1, id: "call_2", name: "ListModels", arguments: "{}" },
+            ],
+          },
+        ],
+        "tool_calls",
+      ),
+      openAIStream([{ content: "All set." }]),
+    ]);
+    const configPath = join(dir.path, "plangate.json");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        providers: {
+          local: {
+            kind: "openai",
+            name: "Loopback",
+            baseURL: `${api.origin}/v1`,
+            apiKey: SECRET,
+            models: [{ id: "fake-model" }],
+          },
+          cloud: { kind: "openai", models: [{ id: "gpt-x" }] },
+        },
+      }),
+    );
+    models = await setUpHostModels({
+      configPath,
+      workspace: dir.path,
+      env: {},
+      cwd: dir.path,
+    });
+    t = await startTestServer({
+      model: models.model,
+      catalog: models.catalog,
+      providerFor: (ref) => models.providerFor(ref),
+      listModels: () => models.listModels(),
+    });
+  });
+  afterEach(async () => {
+    await t.stop();
+    await api.close();
+    dir.remove();
+  });
+
+  it("[M1] switches a session to a configured model and runs its turn; no key reaches a client or the log", async () => {
+    const { client, welcome } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    expect(welcome.models.map((m) => m.ref)).toEqual(
+      expect.arrayContaining(["scripted/demo", "local/fake-model", "cloud/gpt-x"]),
+    );
+    expect(welcome.models.find((m) => m.ref === "cloud/gpt-x")?.disabled).toMatch(/API key/);
+    client.send({ type: "session.create" });
+    const { session } = await client.next("snapshot");
+    expect(session.model).toBe("scripted/demo");
+
+    client.send({ type: "model.set", sessionId: session.id, model: "cloud/gpt-x" });
+    expect(await client.next("error")).toMatchObject({
+      code: "BAD_MODEL",
+      message: expect.stringMatching(/disabled.*Call ListModels/s),
+    });
+    client.send({ type: "model.set", sessionId: session.id, model: "FAKE-MODEL" });
+    const changed = await client.next("event", (f) => f.entry.kind === "session.modelChanged");
+    expect(changed.entry).toEqual({ kind: "session.modelChanged", model: "local/fake-model" });
+
+    client.send({ type: "prompt", sessionId: session.id, text: "plan the change" });
+    const update = await client.next("event", (f) => f.entry.kind === "todos.updated");
+    expect(update.entry).toEqual({ kind: "todos.updated", todos: todos(0) });
+    await client.next("event", (f) => f.entry.kind === "turn.ended");
+
+    const events = client.events(session.id).map((f) => f.entry);
+    expect(events).toContainEqual({ kind: "assistant.message", text: "Planning the work." });
+    expect(events).toContainEqual({ kind: "assistant.message", text: "All set." });
+    const listed = events.find((e) => e.kind === "tool.result" && e.name === "ListModels");
+    expect(listed?.kind === "tool.result" && listed.output).toMatch(
+      /local\/fake-model \| Loopback .*\[current\]/,
+    );
+    const deltas = client.frames.filter((f) => f.type === "assistant.delta");
+    expect(deltas.map((f) => (f.type === "assistant.delta" ? f.text : "")).join("")).toContain(
+      "Planning the work.",
+    );
+
+    // The key went to the model's server, and nowhere else.
+    expect(api.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const second = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    second.client.send({ type: "session.open", sessionId: session.id });
+    const snapshot = await second.client.next("snapshot");
+    expect(JSON.stringify(second.welcome)).not.toContain(SECRET);
+    expect(JSON.stringify(snapshot)).not.toContain(SECRET);
+    expect(JSON.stringify(client.frames)).not.toContain(SECRET);
+    client.close();
+    second.client.close();
+  });
+});
