@@ -85,6 +85,35 @@ test.describe("generic flow", () => {
     expect(echo).not.toContain("MySQL");
     await expect(page.getByTestId("entry-resolved")).toHaveText("Questions dismissed");
   });
+
+  test("[Q7] two questions in one step queue: the hint says one more waits, answering the first shows the second", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Queue two questions");
+    await questions.waitForFlow();
+
+    await expect(
+      questions.question("Which language should the command-line tool use?"),
+    ).toBeVisible();
+    await expect(questions.waitingHint(1)).toBeVisible();
+    await questions.option("Go").check();
+    await questions.submit.click();
+
+    await expect(questions.question("Where should the tool be published?")).toBeVisible();
+    await expect(questions.waitingHint(1)).toBeHidden();
+    await questions.option("npm").check();
+    await questions.submit.click();
+
+    await expect(questions.flow).toBeHidden();
+    const echo = await modelEcho(page);
+    expect(echo).toContain("- Which language should the command-line tool use?\n  → Go");
+    expect(echo).toContain("- Where should the tool be published?\n  → npm");
+  });
 });
 
 test.describe("wire", () => {
