@@ -5,7 +5,7 @@ export type AnswerCheck = { ok: true; answers: QuestionAnswers } | { ok: false; 
 /**
  * Q3/R3: answers must fit the batch they answer: keyed by its question texts, picking only
  * offered labels, at most one pick (label or custom text) on a single-select question, and
- * never blank. `{}` is legal: nothing was answered.
+ * never blank. A plan review's text is feedback beside its one label (P9). `{}` is legal: nothing was answered.
  */
 export function checkAnswers(
   questions: readonly AskUserQuestionItem[],
@@ -29,7 +29,9 @@ export function checkAnswers(
       if (picked.has(label)) return { ok: false, message: `"${label}" is picked twice` };
       picked.add(label);
     }
-    const picks = answer.labels.length + (answer.other === undefined ? 0 : 1);
+    // P9: on a plan review the text is feedback that goes with the verdict, not a second pick.
+    const textIsPick = answer.other !== undefined && question.intent?.kind !== "plan-review";
+    const picks = answer.labels.length + (textIsPick ? 1 : 0);
     if (!question.multiSelect && picks > 1) {
       return { ok: false, message: `"${text}" takes a single answer` };
     }

@@ -8,10 +8,14 @@ import type {
 import type { InteractionPort } from "../interactions/port.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
+import { compactConversation, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
+import { ExecutionStates } from "../plan/executionState.ts";
+import { readPlanFileExcerpt } from "../plan/planFile.ts";
+import { nextModeReminder } from "../plan/reminders.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
-import type { ToolResult } from "../tools/contract.ts";
+import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
 import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
@@ -42,6 +46,10 @@ export interface SessionManagerDeps {
   todoReminder?: TodoReminderHook;
   /** Host capabilities for tools (catalog, todos, other sessions); passed to the executor. */
   contextFor?: ToolExecutorDeps["contextFor"];
+  /** "Always allow" on an approval card: saves the permission (see PermissionService). */
+  rememberAllow?: ToolExecutorDeps["rememberAllow"];
+  /** Conversations longer than this many characters are compacted before a model call. */
+  compactAboveChars?: number;
 }
 
 /** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
@@ -60,10 +68,19 @@ interface RunningTurn {
 export class SessionManager {
   private readonly running = new Map<string, RunningTurn>();
   private readonly executor: ToolExecutor;
+  /** P4: made first, so the modes in memory follow an entry before anyone broadcasts it. */
+  private readonly modes: ExecutionStates;
   private closed = false;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.executor = new ToolExecutor(deps);
+    this.modes = new ExecutionStates(deps.log);
+    this.executor = new ToolExecutor({
+      ...deps,
+      contextFor: (sessionId) => ({
+        ...deps.contextFor?.(sessionId),
+        ...this.sessionControls(sessionId),
+      }),
+    });
   }
 
   /** A7 + resume: rebuild pending interactions of every session and continue open turns. */
@@ -124,17 +141,19 @@ export class SessionManager {
     return true;
   }
 
-  /** P4: the change is an entry first; the session row follows it in the same transaction. */
+  /**
+   * P1/P4: the change is an entry first (the session row follows it in the same transaction),
+   * then the mode in memory, then the broadcast. A failed write throws and changes nothing.
+   */
   setMode(sessionId: string, name: ModeName): ExecutionMode {
-    const session = this.deps.log.requireSession(sessionId);
-    const mode = applyModeName(session.mode, name);
-    if (
-      mode.permissionMode !== session.mode.permissionMode ||
-      mode.planEnabled !== session.mode.planEnabled
-    ) {
-      this.append(sessionId, { kind: "session.modeChanged", mode });
-    }
-    return mode;
+    this.deps.log.requireSession(sessionId);
+    if (this.closed) throw new ManagerClosed("the session manager is closed");
+    return this.modes.change(sessionId, applyModeName(this.modes.get(sessionId), name));
+  }
+
+  /** The session's execution mode as the turn loop and the permission check see it. */
+  mode(sessionId: string): ExecutionMode {
+    return this.modes.get(sessionId);
   }
 
   setModel(sessionId: string, model: string): void {
@@ -159,6 +178,7 @@ export class SessionManager {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.modes.dispose();
     this.deps.interactions.close();
     for (const turn of this.running.values()) turn.controller.abort("the server is shutting down");
   }
@@ -222,21 +242,27 @@ export class SessionManager {
 
   private async callModel(sessionId: string, signal: AbortSignal, continuation: boolean) {
     const session = this.deps.log.requireSession(sessionId);
+    const mode = this.modes.get(sessionId);
     const tools = this.deps.tools.specs();
+    this.remindMode(sessionId, mode);
     this.remindTodos(sessionId, tools, continuation);
     const entries = this.deps.log.entriesAfter(sessionId, 0);
     const seenSeq = entries[entries.length - 1]?.seq ?? 0;
     const provider = this.deps.providerFor(session.model);
     const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({
       workspace: this.deps.workspace,
-      mode: session.mode,
+      mode,
       toolNames: tools.map((tool) => tool.name),
+    });
+    const { messages } = await compactConversation(toModelMessages(entries), {
+      maxChars: this.deps.compactAboveChars ?? DEFAULT_COMPACT_ABOVE_CHARS,
+      planFile: () => readPlanFileExcerpt(this.deps.workspace, sessionId),
     });
     const onDelta = this.deps.onDelta;
     const response = await untilAborted(
       provider.complete({
         system,
-        messages: toModelMessages(entries),
+        messages,
         tools,
         signal,
         ...(onDelta ? { onText: (text: string) => onDelta(sessionId, text) } : {}),
@@ -244,6 +270,34 @@ export class SessionManager {
       signal,
     );
     return { response, seenSeq };
+  }
+
+  /** P6: the plan-mode reminder (or the one-time exit note) due now, stored as a synthetic message. */
+  private remindMode(sessionId: string, mode: ExecutionMode): void {
+    const reminder = nextModeReminder(this.deps.log.entriesAfter(sessionId, 0), mode);
+    if (reminder) this.append(sessionId, reminder);
+  }
+
+  /** What the plan tools may do to their session (P4, P8, P9). */
+  private sessionControls(sessionId: string): ToolContextExtras {
+    return {
+      setPlanMode: (enabled) => {
+        if (this.closed) throw new ManagerClosed("the session manager is closed");
+        return this.modes.setPlan(sessionId, enabled);
+      },
+      // The prompt path: a running turn takes it as the user's next message.
+      steerUserMessage: (text) => {
+        this.prompt(sessionId, text);
+      },
+      recordPlanApproved: (plan, path) => {
+        this.append(
+          sessionId,
+          path === undefined
+            ? { kind: "plan.approved", plan }
+            : { kind: "plan.approved", plan, path },
+        );
+      },
+    };
   }
 
   private remindTodos(sessionId: string, tools: { name: string }[], continuation: boolean): void {
@@ -262,7 +316,7 @@ export class SessionManager {
    * queue up and the user sees how many wait; their results are still recorded in call order.
    */
   private async runCalls(sessionId: string, calls: ToolCallToRun[], signal: AbortSignal) {
-    const mode = () => this.deps.log.requireSession(sessionId).mode;
+    const mode = () => this.modes.get(sessionId);
     const ahead = new AbortController();
     const stopAhead = () => ahead.abort(signal.reason);
     signal.addEventListener("abort", stopAhead, { once: true });

@@ -131,13 +131,15 @@ describe("WebSocket protocol", () => {
     expect(kinds).toEqual([
       "user.message",
       "turn.started",
+      "user.message", // P6: the session is in plan mode, so the first request brings its reminder
       "assistant.message",
       "tool.call",
       "tool.result",
       "assistant.message",
       "turn.ended",
     ]);
-    expect(alice.events(id).map((e) => e.seq)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(alice.events(id)[2]?.entry).toMatchObject({ synthetic: true, reminder: "plan_mode" });
+    expect(alice.events(id).map((e) => e.seq)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
     expect(alice.events(id).at(-2)?.entry).toEqual({
       kind: "assistant.message",
       text: "Found 1\t# Test workspace\n",

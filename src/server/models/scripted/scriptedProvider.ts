@@ -56,7 +56,18 @@ export class ScriptedProvider implements ModelProvider {
   }
 }
 
-export function positionOf(messages: readonly ModelMessage[]): Position {
+/** Runtime notes (plan and todo reminders, compaction summaries) arrive wrapped like this. */
+const RUNTIME_NOTE = "<system-reminder>";
+
+/** Runtime notes are not the user speaking, so they neither pick a turn nor restart its steps. */
+function withoutRuntimeNotes(messages: readonly ModelMessage[]): ModelMessage[] {
+  return messages.filter(
+    (message) => message.role !== "user" || !message.content.startsWith(RUNTIME_NOTE),
+  );
+}
+
+export function positionOf(all: readonly ModelMessage[]): Position {
+  const messages = withoutRuntimeNotes(all);
   let lastUser = -1;
   for (let index = messages.length - 1; index >= 0; index--) {
     if (messages[index]!.role === "user") {
