@@ -145,6 +145,75 @@ test.describe("with a short countdown", () => {
     await expect(page.getByText("Answered elsewhere")).toHaveCount(0);
     await other.close();
   });
+
+  test("[W4][X5] a hidden tab gets a title badge and a notification, then another before the countdown runs out", async ({
+    page,
+    server,
+  }) => {
+    await page.addInitScript(() => {
+      const notes: { title: string; body: string }[] = [];
+      let permission: NotificationPermission = "default";
+      let hidden = false;
+      Object.assign(window, {
+        __notes: notes,
+        __setHidden(next: boolean) {
+          hidden = next;
+          document.dispatchEvent(new Event("visibilitychange"));
+        },
+      });
+      Object.defineProperty(document, "visibilityState", {
+        configurable: true,
+        get: () => (hidden ? "hidden" : "visible"),
+      });
+      class RecordingNotification {
+        static get permission() {
+          return permission;
+        }
+        static async requestPermission() {
+          permission = "granted";
+          return permission;
+        }
+        onclick: (() => void) | null = null;
+        onclose: (() => void) | null = null;
+        constructor(title: string, options: NotificationOptions = {}) {
+          notes.push({ title, body: options.body ?? "" });
+        }
+        close() {}
+      }
+      Object.assign(window, { Notification: RecordingNotification });
+    });
+    const notes = () =>
+      page.evaluate(() => (window as unknown as { __notes: { body: string }[] }).__notes);
+    const setHidden = (hidden: boolean) =>
+      page.evaluate(
+        (next) => (window as unknown as { __setHidden(h: boolean): void }).__setHidden(next),
+        hidden,
+      );
+
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await page.getByTestId("settings-button").click();
+    await page.getByRole("button", { name: "Allow notifications" }).click();
+    await expect(page.getByTestId("notifications-state")).toHaveText("Allowed");
+    await page.getByRole("button", { name: "Back to the conversation" }).click();
+
+    await shell.newSession();
+    await setHidden(true);
+    await shell.send("Please ask me something");
+    await expect(page).toHaveTitle("(1) plangate");
+    await expect
+      .poll(notes)
+      .toEqual([{ title: "The agent has a question for you", body: QUESTION }]);
+
+    // X5: the second notice comes when the countdown shows, before anything resolves.
+    await expect.poll(async () => (await notes()).length, { timeout: 4_000 }).toBe(2);
+    const second = (await notes())[1];
+    expect(second?.body).toMatch(/continues on its own in 0:0[1-4]\.$/);
+    await expect(page.getByTestId("entry-resolved")).toHaveCount(0);
+
+    await setHidden(false);
+    await expect(page).toHaveTitle("plangate");
+  });
 });
 
 test.describe("with a long countdown", () => {
