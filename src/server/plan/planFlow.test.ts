@@ -104,7 +104,9 @@ describe("plan mode through the session manager (real log, registry and tools)",
       "interaction.requested",
       (e) => e.request.toolName === "ExitPlanMode" && nth-- === 0,
     );
-    return requested.entry.request;
+    const request = requested.entry.request;
+    if (request.kind !== "question") throw new Error("a plan review is a question");
+    return request;
   };
   const answer = (interactionId: string, labels: string[], other?: string) =>
     registry.answer(interactionId, {
