@@ -220,7 +220,8 @@ async function reconnect(distDir: string): Promise<Figure[]> {
 
 export async function run(): Promise<Figure[]> {
   const { outDir } = await buildPage();
-  const server = new BenchServer({ distDir: outDir });
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const server = new BenchServer({ distDir: outDir, nodeArgs });
   let figures: Figure[];
   try {
     await server.start();
@@ -228,5 +229,6 @@ export async function run(): Promise<Figure[]> {
   } finally {
     await server.stop();
   }
+  if (process.env.BENCH_SKIP_RECONNECT) return figures;
   return [...figures, ...(await reconnect(outDir))];
 }

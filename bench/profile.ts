@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { startOnce } from "./coldStart.ts";
 import { BIG_PLAN_END, loadBigPlan } from "./fixtures/bigPlan.ts";
+import { seedLongSession } from "./fixtures/longSession.ts";
 import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
@@ -18,8 +19,10 @@ import {
   sourceMapResolver,
   summariseProfile,
 } from "./lib/cpuProfile.ts";
-import { openSessionPage, sleep } from "./lib/session.ts";
+import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
+import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
 import { formatTrace, summariseTrace } from "./lib/trace.ts";
+import { runWorker } from "./manyQuestions.ts";
 
 const outDir = join(repoRoot, ".cache", "bench-profiles");
 
@@ -80,6 +83,23 @@ function reportNodeProfiles(name: string, dir: string): void {
 }
 
 const targets: Record<string, () => Promise<void>> = {
+  /** The many-questions worker: queueing 10,000 questions and firing their deadlines. */
+  async manyQuestions() {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-prof-many-"));
+    await runWorker(["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+    reportNodeProfiles("manyQuestions", dir);
+  },
+
+  /** The server while 100 clients follow 2,000 drafts (the fan-out half of fanout.ts). */
+  async fanout() {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-prof-fanout-"));
+    process.env.BENCH_SKIP_RECONNECT = "1";
+    process.env.BENCH_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
+    const { run } = await import("./fanout.ts");
+    console.log(await run());
+    reportNodeProfiles("fanout server", dir);
+  },
+
   /** One start of the CLI in a built tree, until the page is served. */
   async coldStart() {
     const tree = await makeBuiltTree();
@@ -124,6 +144,39 @@ const targets: Record<string, () => Promise<void>> = {
         }
       }
       report("bigPlan", dist, await recording.stop());
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+
+  /** A page load on a 10,000-entry session with a pending question, until the card shows. */
+  async reconnect() {
+    const { outDir: dist } = await buildPage({ minify: false, sourcemap: true });
+    let sessionId = "";
+    const count = Number(process.env.PROFILE_ENTRIES ?? 10_000);
+    const server = new BenchServer({
+      distDir: dist,
+      prepare: ({ dbPath }) => {
+        ({ sessionId } = seedLongSession(dbPath, count));
+      },
+    });
+    const browser = await launchChromium();
+    try {
+      await server.start();
+      const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+      const page = await context.newPage();
+      const events = new ProbeEvents();
+      await probePage(page, { cardSelector: CARD_SELECTOR }, events.listener);
+      // Warm the HTTP cache on a blank session list first, as a returning browser would have it.
+      await page.goto(server.url);
+      await sleep(500);
+      const recording = await capture(context, page);
+      const shown = events.next((e) => e.type === "card", 120_000, "the pending card");
+      await page.goto(`${server.url}#/s/${encodeURIComponent(sessionId)}`);
+      await shown;
+      await sleep(300);
+      report("reconnect", dist, await recording.stop());
     } finally {
       await browser.close();
       await server.stop();

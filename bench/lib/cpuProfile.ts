@@ -58,7 +58,7 @@ export function sourceMapResolver(outDir: string): OriginResolver {
     return consumers.get(file) ?? null;
   };
   return (url, line, column) => {
-    if (!url.startsWith("http")) return undefined;
+    if (!url.startsWith("http") || line < 0 || column < 0) return undefined;
     const consumer = consumerFor(url);
     if (!consumer) return undefined;
     const position = consumer.originalPositionFor({ line: line + 1, column });
