@@ -13,7 +13,8 @@ import type { ConfiguredModelCatalog } from "../models/catalog.ts";
 import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
-import { decidePermission, type PermissionCheck } from "../permissions/decide.ts";
+import type { PermissionCheck } from "../permissions/decide.ts";
+import { PermissionService } from "../permissions/service.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
@@ -67,7 +68,10 @@ export interface ServerOptions {
   catalog?: ConfiguredModelCatalog;
   /** Tools every session offers. Default: Read, Glob, Grep, AskUserQuestion. */
   tools?: AnyToolContract[];
+  /** Default: the policy with the workspace's `.zcode/permissions.json` rules. */
   permissions?: PermissionCheck;
+  /** Configuration's `permission.disallowedTools`: tools no mode may run. */
+  disallowedTools?: string[];
 }
 
 export interface RunningServer {
@@ -127,12 +131,17 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const todos = new TodoService(new TodoStore(db, clock), log);
   const otherSessions = createSessionMaterialSource(log, todos);
   const modelOf = (sessionId: string) => log.requireSession(sessionId).model;
+  const permissionService = new PermissionService({
+    workspace,
+    ...(options.disallowedTools ? { disallowedTools: options.disallowedTools } : {}),
+  });
   const sessions = new SessionManager({
     log,
     interactions,
     tools: new ToolRegistry(options.tools ?? defaultTools()),
     providerFor,
-    permissions: options.permissions ?? decidePermission,
+    permissions: options.permissions ?? permissionService.check,
+    rememberAllow: (tool, input) => permissionService.allowAlways(tool, input),
     workspace,
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
