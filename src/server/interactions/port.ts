@@ -85,6 +85,8 @@ export interface InteractionRegistry extends InteractionPort {
    * question is unknown, still pending, was not auto-resolved, or already got its late answer.
    */
   acceptLateAnswer(interactionId: string, answers: QuestionAnswers): LateAnswerReceipt;
+  /** X2: the accepted late answer could not be recorded, so the user may give it again. */
+  releaseLateAnswer(interactionId: string): void;
 }
 
 /**

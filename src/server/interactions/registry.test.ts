@@ -497,6 +497,16 @@ describe("late answers", () => {
     });
   });
 
+  it("[X2] a late answer that could not be recorded can be given again", () => {
+    const h = createHarness();
+    const asked = h.ask("sess_1");
+    h.clock.advance(DEADLINE_MS);
+    const red = { [colourQuestion.question]: { labels: ["Red"] } };
+    expect(h.registry.acceptLateAnswer(asked.interactionId, red)).toMatchObject({ ok: true });
+    h.registry.releaseLateAnswer(asked.interactionId);
+    expect(h.registry.acceptLateAnswer(asked.interactionId, red)).toMatchObject({ ok: true });
+  });
+
   it("[X2] refuses a late answer for a question the user answered", () => {
     const h = createHarness();
     const asked = h.ask("sess_1");

@@ -522,6 +522,11 @@ class Registry implements InteractionRegistry {
     };
   }
 
+  releaseLateAnswer(interactionId: string): void {
+    const auto = this.autoResolved.get(interactionId);
+    if (auto) auto.lateAnswered = false;
+  }
+
   /**
    * A6/A7: rebuild one session from its log. Counting heads whose deadline passed while the
    * server was down resolve now; the others get their timer back for the remaining time.

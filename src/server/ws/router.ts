@@ -185,6 +185,7 @@ export class WsRouter {
           });
         } catch (error) {
           if (!(error instanceof StorageError)) throw error;
+          interactions.releaseLateAnswer(frame.interactionId);
           const message = "the late answer could not be recorded";
           return receipt(client, frame.interactionId, {
             ok: false,
