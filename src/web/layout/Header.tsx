@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { ModelPicker } from "../models/ModelPicker.tsx";
 import { useAppStore } from "../store/store.ts";
 
 function GearIcon() {
@@ -20,11 +21,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
     const id = s.selectedSessionId;
     return id ? (s.sessions[id]?.title ?? "") : undefined;
   });
-  const model = useAppStore((s) => {
-    const id = s.selectedSessionId;
-    if (!id || s.page !== "session") return null;
-    return s.views[id]?.model ?? s.sessions[id]?.model ?? null;
-  });
+  const pickerSession = useAppStore((s) => (s.page === "session" ? s.selectedSessionId : null));
   const heading =
     page === "settings"
       ? t("settings:title")
@@ -36,7 +33,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
       <h1 className="topbar-title" data-testid="session-title">
         {heading}
       </h1>
-      {model ? <span className="topbar-model">{t("header.model", { model })}</span> : null}
+      {pickerSession ? <ModelPicker sessionId={pickerSession} /> : null}
       <button
         type="button"
         className="btn btn--ghost"
