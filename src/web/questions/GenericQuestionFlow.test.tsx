@@ -242,6 +242,21 @@ describe("GenericQuestionFlow", () => {
     expect(screen.getByRole("textbox", { name: "Custom answer" })).toHaveValue("Audit log");
   });
 
+  it("[X3] follows a draft saved in another tab until this tab edits the card", async () => {
+    const { rerender, user } = setup([databaseItem]);
+    const draft = (label: string) => ({
+      page: 0,
+      picks: { [databaseItem.question]: [label] },
+      other: {},
+    });
+    rerender({ draft: draft("MySQL") });
+    expect(screen.getByRole("radio", { name: "MySQL" })).toBeChecked();
+    await user.click(screen.getByRole("radio", { name: "SQLite" }));
+    rerender({ draft: draft("MySQL") });
+    rerender({ draft: { ...draft("MySQL"), other: {} } });
+    expect(screen.getByRole("radio", { name: "SQLite" })).toBeChecked();
+  });
+
   it("[X3] submits restored picks together with new ones", async () => {
     const { props, user } = setup([databaseItem, namingItem], {
       draft: { page: 1, picks: { [databaseItem.question]: ["MySQL"] }, other: {} },

@@ -68,6 +68,8 @@ export function GenericQuestionFlow({
   const { questions } = request;
   const total = questions.length;
   const [state, setState] = useState<FlowState>(() => initialFlowState(questions, draft));
+  const editedHere = useRef(false);
+  const followedDraft = useRef(draft);
   const activity = useQuestionActivity({ onTouch, onDraft: onDraft ?? (() => {}) });
   const { latched, rejection, fire } = useOneShotLatch(receipt);
   const rootRef = useRef<HTMLElement>(null);
@@ -91,6 +93,13 @@ export function GenericQuestionFlow({
     (list.find((input) => input.checked) ?? list[0])?.focus();
   });
 
+  // X3: a draft saved by another tab is followed live until this tab edits the card itself.
+  useEffect(() => {
+    if (draft === undefined || draft === followedDraft.current || editedHere.current) return;
+    followedDraft.current = draft;
+    setState(initialFlowState(questions, draft));
+  }, [draft, questions]);
+
   const answers = useMemo(() => answersOf(questions, state), [questions, state]);
 
   if (item === undefined) return null;
@@ -101,6 +110,7 @@ export function GenericQuestionFlow({
   const inputType = item.multiSelect ? "checkbox" : "radio";
 
   function update(next: FlowState) {
+    editedHere.current = true;
     setState(next);
     activity.record(draftOf(next));
   }
