@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
-import { ModeChip } from "./ModeChip.tsx";
+import { nextModeInCycle } from "./cycleMode.ts";
+import { MODE_CYCLE_HINT_ID, ModeChip } from "./ModeChip.tsx";
 import { parseComposerInput } from "./parseComposerInput.ts";
 import { useSessionMode } from "./useSessionMode.ts";
 
@@ -37,6 +38,12 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // P2: Shift+Tab cycles the mode (plan → build → edit → yolo); plain Tab still leaves the box.
+    if (event.key === "Tab" && event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      if (online) client.setMode(sessionId, nextModeInCycle(mode));
+      return;
+    }
     // An IME uses Enter to confirm a candidate; that Enter is not a send.
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
@@ -62,7 +69,7 @@ export function Composer({
         rows={2}
         value={text}
         placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
-        aria-describedby="composer-hint"
+        aria-describedby={`composer-hint ${MODE_CYCLE_HINT_ID}`}
         aria-invalid={problem ? true : undefined}
         onChange={(event) => {
           setText(event.target.value);
@@ -76,7 +83,7 @@ export function Composer({
         </p>
       ) : null}
       <div className="composer-bar">
-        {mode ? <ModeChip mode={mode} /> : null}
+        <ModeChip mode={mode} />
         <span id="composer-hint" className="composer-hint">
           {t("composer.hint")}
         </span>

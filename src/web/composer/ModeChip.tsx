@@ -1,13 +1,34 @@
 import { useTranslation } from "react-i18next";
 import type { ModeName } from "../../protocol/index.ts";
 
-/** W1/P1: the session's current mode; plan wins over the permission mode beneath it. */
-export function ModeChip({ mode }: { mode: ModeName }) {
+/** Referenced by the message box, which is where Shift+Tab switches the mode. */
+export const MODE_CYCLE_HINT_ID = "mode-cycle-hint";
+
+/**
+ * W1/P1: the session's current mode; plan wins over the permission mode beneath it and is
+ * drawn in the plan-review amber. A change is announced politely to screen readers.
+ */
+export function ModeChip({ mode }: { mode: ModeName | null }) {
   const { t } = useTranslation();
+  const { t: tPlan } = useTranslation("plan");
   return (
-    <span className={`mode-chip mode-chip--${mode}`} data-testid="mode-chip" data-mode={mode}>
-      <span className="sr-only">{t("mode.prefix")}</span>
-      {t(`mode.${mode}`)}
-    </span>
+    <>
+      {mode ? (
+        <span
+          className={`mode-chip mode-chip--${mode}`}
+          data-testid="mode-chip"
+          data-mode={mode}
+          title={tPlan("modeChip.cycleHint")}
+          aria-live="polite"
+          aria-atomic="true"
+        >
+          <span className="sr-only">{t("mode.prefix")}</span>
+          {t(`mode.${mode}`)}
+        </span>
+      ) : null}
+      <span id={MODE_CYCLE_HINT_ID} className="sr-only">
+        {tPlan("modeChip.cycleHint")}
+      </span>
+    </>
   );
 }

@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+import { act, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createRef } from "react";
+import type { ExecutionMode, SessionEntry } from "../../protocol/index.ts";
+import { created, eventFrame, snapshotFrame, stored } from "../store/fixtures.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+import { Composer } from "./Composer.tsx";
+
+function renderComposer(
+  mode: ExecutionMode,
+  options: { online?: boolean; language?: "en" | "zh-CN" } = {},
+) {
+  const entry: SessionEntry = { ...created, mode } as SessionEntry;
+  const view = renderShell(<Composer sessionId="s1" inputRef={createRef()} />, {
+    frames: [snapshotFrame("s1", [stored(1, entry)], { mode })],
+    online: options.online ?? true,
+    language: options.language ?? "en",
+  });
+  return { ...view, input: screen.getByRole("textbox") };
+}
+
+const build: ExecutionMode = { permissionMode: "build", planEnabled: false };
+const plan: ExecutionMode = { permissionMode: "build", planEnabled: true };
+
+describe("Composer modes", () => {
+  it("[P2] Shift+Tab in the message box asks for the next mode and keeps focus and text", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer(plan);
+    await user.type(input, "half a thought");
+    await user.keyboard("{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([{ type: "mode.set", sessionId: "s1", mode: "build" }]);
+    expect(input).toHaveFocus();
+    expect(input).toHaveValue("half a thought");
+  });
+
+  it("[P2] cycles from the mode the server last reported", async () => {
+    const user = userEvent.setup();
+    const { input, sent, client } = renderComposer(build);
+    await user.click(input);
+    await user.keyboard("{Shift>}{Tab}{/Shift}");
+    act(() =>
+      client.receive(
+        eventFrame("s1", 2, {
+          kind: "session.modeChanged",
+          mode: { permissionMode: "yolo", planEnabled: false },
+        }),
+      ),
+    );
+    await user.keyboard("{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([
+      { type: "mode.set", sessionId: "s1", mode: "edit" },
+      { type: "mode.set", sessionId: "s1", mode: "plan" },
+    ]);
+  });
+
+  it("[P2] plain Tab is left alone, and nothing is sent while offline", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer(build, { online: false });
+    await user.click(input);
+    await user.keyboard("{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([]);
+    await user.click(input);
+    await user.tab();
+    expect(input).not.toHaveFocus();
+  });
+
+  it("[P1][W1] the chip shows the current mode, plan above the permission mode, and follows changes", () => {
+    const { client } = renderComposer({ permissionMode: "yolo", planEnabled: true });
+    const chip = screen.getByTestId("mode-chip");
+    expect(chip).toHaveTextContent("Mode: Plan");
+    expect(chip).toHaveAttribute("data-mode", "plan");
+    expect(chip).toHaveClass("mode-chip--plan");
+    act(() =>
+      client.receive(
+        eventFrame("s1", 2, {
+          kind: "session.modeChanged",
+          mode: { permissionMode: "yolo", planEnabled: false },
+        }),
+      ),
+    );
+    expect(screen.getByTestId("mode-chip")).toHaveTextContent("Mode: YOLO");
+    expect(screen.getByTestId("mode-chip")).toHaveAttribute("aria-live", "polite");
+  });
+
+  it("[W2] the message box describes the Shift+Tab shortcut, in both languages", () => {
+    const { input, unmount } = renderComposer(build);
+    expect(input).toHaveAccessibleDescription(
+      expect.stringContaining("Shift+Tab in the message box switches the mode"),
+    );
+    unmount();
+    const zh = renderComposer(build, { language: "zh-CN" });
+    expect(zh.input).toHaveAccessibleDescription(expect.stringContaining("按 Shift+Tab 切换模式"));
+  });
+});
