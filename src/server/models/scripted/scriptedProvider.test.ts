@@ -151,4 +151,17 @@ describe("scenario files", () => {
       dir.remove();
     }
   });
+
+  it("[P6] runtime notes (plan and todo reminders) neither pick the turn nor restart its steps", async () => {
+    const reply = await provider.complete(
+      request([
+        { role: "user", content: "notes" },
+        { role: "user", content: "<system-reminder>\nPlan mode is on.\n</system-reminder>" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "Read", input: {} }] },
+        { role: "tool", toolCallId: "c1", name: "Read", content: "# Notes", isError: false },
+        { role: "user", content: "[Todo reminder] The todo list has not been touched." },
+      ]),
+    );
+    expect(reply.text).toBe("Got: # Notes");
+  });
 });

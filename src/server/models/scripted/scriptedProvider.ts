@@ -1,3 +1,4 @@
+import { TODO_REMINDER_MARK } from "../../todos/reminder.ts";
 import type {
   ModelMessage,
   ModelProvider,
@@ -56,13 +57,15 @@ export class ScriptedProvider implements ModelProvider {
   }
 }
 
-/** Runtime notes (plan and todo reminders, compaction summaries) arrive wrapped like this. */
-const RUNTIME_NOTE = "<system-reminder>";
+/** How runtime notes begin: plan reminders and compaction summaries, and todo reminders. */
+const RUNTIME_NOTE_STARTS = ["<system-reminder>", TODO_REMINDER_MARK];
 
 /** Runtime notes are not the user speaking, so they neither pick a turn nor restart its steps. */
 function withoutRuntimeNotes(messages: readonly ModelMessage[]): ModelMessage[] {
   return messages.filter(
-    (message) => message.role !== "user" || !message.content.startsWith(RUNTIME_NOTE),
+    (message) =>
+      message.role !== "user" ||
+      !RUNTIME_NOTE_STARTS.some((start) => message.content.startsWith(start)),
   );
 }
 
