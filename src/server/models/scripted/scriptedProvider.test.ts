@@ -153,7 +153,7 @@ describe("scenario files", () => {
   });
 
   it("[P6] runtime notes (plan and todo reminders) neither pick the turn nor restart its steps", async () => {
-    const reply = await provider.complete(
+    const reply = await new ScriptedProvider("scripted/test", scenario).complete(
       request([
         { role: "user", content: "notes" },
         { role: "user", content: "<system-reminder>\nPlan mode is on.\n</system-reminder>" },
