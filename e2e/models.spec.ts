@@ -1,0 +1,155 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect as baseExpect, type Locator, type Page } from "@playwright/test";
+import { openAIStream } from "../src/server/models/testing/fakeOpenAI.ts";
+import { type LoopbackApi, startLoopbackApi } from "../src/server/models/testing/loopbackApi.ts";
+import { expect, test } from "./fixtures.ts";
+import { ShellPage } from "./pages/shell.ts";
+
+const steps = ["Read the session store", "Add the cache layer", "Write the tests"];
+const todoList = (done: number) =>
+  steps.map((content, index) => ({
+    content,
+    status: index < done ? "completed" : index === done ? "in_progress" : "pending",
+    priority: "medium",
+  }));
+const todoWriteCall = (id: string, done: number) => ({
+  toolCalls: [
+    {
+      index: 0,
+      id,
+      name: "TodoWrite",
+      arguments: JSON.stringify({ todos: todoList(done) }),
+    },
+  ],
+});
+
+/** The todo sidebar as a user sees it. */
+class TodoSidebar {
+  readonly panel: Locator;
+  readonly progress: Locator;
+  readonly items: Locator;
+
+  constructor(page: Page) {
+    this.panel = page.getByRole("complementary", { name: "Todos" });
+    this.progress = this.panel.getByTestId("todo-progress");
+    this.items = this.panel.getByTestId("todo-item");
+  }
+
+  async expectStatuses(statuses: string[]): Promise<void> {
+    for (const [index, status] of statuses.entries()) {
+      await baseExpect(this.items.nth(index)).toHaveAttribute("data-status", status);
+    }
+  }
+}
+
+test.use({ serverArgs: ["--no-build"] });
+
+test.describe("a real model on loopback", () => {
+  let api: LoopbackApi;
+
+  test.beforeEach(async () => {
+    api = await startLoopbackApi([
+      // Prompt 1: streamed text and a first list, then a closing line.
+      openAIStream(
+        [{ content: "Planning " }, { content: "the cache work." }, todoWriteCall("call_a", 0)],
+        "tool_calls",
+      ),
+      openAIStream([{ content: "Three steps are on the list." }]),
+      // Prompt 2: the first step is done.
+      openAIStream([todoWriteCall("call_b", 1)], "tool_calls"),
+      openAIStream([{ content: "The session store is read; " }, { content: "next the cache." }]),
+    ]);
+  });
+  test.afterEach(async () => {
+    await api.close();
+  });
+
+  test("[M1][T6] the user switches the session to an OpenAI-compatible model; its reply streams in and its todos fill the sidebar", async ({
+    page,
+    server,
+  }) => {
+    // The catalog reads the config on every call, so a file written after start-up counts.
+    mkdirSync(join(server.workspace, ".zcode"), { recursive: true });
+    writeFileSync(
+      join(server.workspace, ".zcode", "plangate.json"),
+      JSON.stringify({
+        providers: {
+          loopback: {
+            kind: "openai",
+            name: "Loopback",
+            baseURL: `${api.origin}/v1`,
+            models: [{ id: "fake-model", name: "Fake model" }],
+          },
+        },
+      }),
+    );
+    const shell = new ShellPage(page);
+    const todos = new TodoSidebar(page);
+    await shell.open(server.url);
+    await shell.newSession();
+
+    const picker = page.getByRole("combobox", { name: "Model" });
+    await expect(picker).toHaveValue("scripted/demo");
+    await expect(picker.getByRole("option", { name: "Fake model" })).toBeEnabled();
+    await picker.selectOption("loopback/fake-model");
+    await expect(shell.transcript).toContainText("Model switched to loopback/fake-model");
+    await expect(picker).toHaveValue("loopback/fake-model");
+
+    await shell.send("Plan the cache work");
+    await expect(
+      shell.assistantMessages.filter({ hasText: "Planning the cache work." }),
+    ).toBeVisible();
+    await expect(todos.progress).toHaveText("0 / 3 done");
+    await todos.expectStatuses(["in_progress", "pending", "pending"]);
+    await expect(shell.assistantMessages.last()).toHaveText(/Three steps are on the list\./);
+
+    await shell.send("Go on");
+    await expect(todos.progress).toHaveText("1 / 3 done");
+    await todos.expectStatuses(["completed", "in_progress", "pending"]);
+    await expect(shell.assistantMessages.last()).toHaveText(
+      /The session store is read; next the cache\./,
+    );
+
+    const first = api.requests[0]?.body as {
+      model: string;
+      tools: Array<{ function: { name: string } }>;
+    };
+    expect(first.model).toBe("fake-model");
+    expect(first.tools.map((tool) => tool.function.name)).toContain("TodoWrite");
+
+    // After a reload the model and the list come back from the server.
+    await page.reload();
+    await shell.waitConnected();
+    await expect(picker).toHaveValue("loopback/fake-model");
+    await expect(todos.progress).toHaveText("1 / 3 done");
+  });
+});
+
+test.describe("scripted lane", () => {
+  test.use({ scenario: "todos" });
+
+  test("[T6] the sidebar follows the scripted model's todo list as it moves forward", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const todos = new TodoSidebar(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await expect(todos.panel).toHaveCount(0);
+
+    await shell.send("Make a plan");
+    await expect(todos.progress).toHaveText("0 / 3 done");
+    await todos.expectStatuses(["in_progress", "pending", "pending"]);
+    await expect(todos.panel.getByRole("progressbar", { name: "Todo progress" })).toHaveAttribute(
+      "aria-valuetext",
+      "0 / 3 done",
+    );
+
+    await shell.send("next");
+    await expect(todos.progress).toHaveText("1 / 3 done");
+    await todos.expectStatuses(["completed", "in_progress", "pending"]);
+    await expect(shell.assistantMessages.last()).toHaveText(/The first step is done\./);
+  });
+});
