@@ -1,0 +1,133 @@
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Database } from "better-sqlite3";
+import { DEFAULT_SETTINGS, type SessionEntry } from "../../../../protocol/index.ts";
+import { FakeClock } from "../../../interactions/fakeClock.ts";
+import type { InteractionRegistry } from "../../../interactions/port.ts";
+import { createInteractionRegistry } from "../../../interactions/registry.ts";
+import { PermissionService } from "../../../permissions/service.ts";
+import { planFilePath } from "../../../plan/planFile.ts";
+import { SessionManager } from "../../../sessions/sessionManager.ts";
+import { openDatabase } from "../../../store/database.ts";
+import { randomId } from "../../../store/ids.ts";
+import { SessionLog } from "../../../store/sessionLog.ts";
+import { tempDir } from "../../../testing/helpers.ts";
+import { waitForEntry } from "../../../testing/waitFor.ts";
+import { TodoService } from "../../../todos/todoService.ts";
+import { TodoStore } from "../../../todos/todoStore.ts";
+import { defaultTools } from "../../../tools/defaultTools.ts";
+import { ToolRegistry } from "../../../tools/registry.ts";
+import { createScriptedProvider } from "../load.ts";
+
+describe("the bundled demo scenario", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let workspace: string;
+  let db: Database;
+  let log: SessionLog;
+  let registry: InteractionRegistry;
+  let manager: SessionManager;
+
+  beforeEach(() => {
+    dir = tempDir();
+    workspace = join(realpathSync(dir.path), "ws");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "README.md"), "# Sample\n");
+    db = openDatabase(join(dir.path, "plangate.db"));
+    const clock = new FakeClock();
+    log = new SessionLog(db, clock);
+    registry = createInteractionRegistry({
+      append: (sessionId, entry) => log.append(sessionId, entry),
+      clock,
+      settings: () => DEFAULT_SETTINGS,
+      timings: { graceMs: 60_000, deadlineMs: 300_000 },
+      newId: () => randomId("int_"),
+    });
+    const todos = new TodoService(new TodoStore(db, clock), log);
+    const permissions = new PermissionService({ workspace });
+    const demo = createScriptedProvider("scripted:demo");
+    manager = new SessionManager({
+      log,
+      interactions: registry,
+      tools: new ToolRegistry(defaultTools()),
+      providerFor: () => demo,
+      permissions: permissions.check,
+      workspace,
+      defaultModel: demo.ref,
+      defaultMode: "build",
+      contextFor: (sessionId) => ({ todos: todos.forSession(sessionId) }),
+    });
+    manager.start();
+  });
+  afterEach(async () => {
+    await manager.close();
+    db.close();
+    dir.remove();
+  });
+
+  const entries = (id: string): SessionEntry[] => log.entriesAfter(id, 0).map((s) => s.entry);
+
+  it("[P2][I3][P8] a task walks the whole plan lane: plan mode, a question, a plan review, then a todo list and an approved write", async () => {
+    const { id } = manager.create();
+    manager.prompt(id, "add a notes file for newcomers");
+    const question = await waitForEntry(log, id, "interaction.requested");
+    expect(manager.mode(id).planEnabled).toBe(true);
+    const ask = question.entry.request;
+    if (ask.kind !== "question") throw new Error("expected the AskUserQuestion batch");
+    expect(ask.toolName).toBe("AskUserQuestion");
+    expect(ask.questions[0]?.options).toHaveLength(3);
+    registry.answer(ask.interactionId, {
+      [ask.questions[0]!.question]: { labels: ["Project map"] },
+    });
+
+    const review = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.toolName === "ExitPlanMode",
+    );
+    const plan =
+      review.entry.request.kind === "question" ? review.entry.request.questions[0]!.detail! : "";
+    expect(plan).toMatch(/^# Plan: /);
+    for (const part of ["## Steps", "| File | Change | Why |", "```sh", "1. Gather"])
+      expect(plan).toContain(part);
+    registry.answer(review.entry.request.interactionId, {
+      "Review this implementation plan": { labels: ["Approve"] },
+    });
+
+    const card = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.kind === "permission",
+    );
+    expect(card.entry.request).toMatchObject({ toolName: "Write", summary: "plangate-demo.md" });
+    expect(manager.mode(id)).toEqual({ permissionMode: "build", planEnabled: false });
+    registry.decide(card.entry.request.interactionId, "allow_once");
+    await manager.idle(id);
+
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(plan);
+    expect(readFileSync(join(workspace, "plangate-demo.md"), "utf8")).toMatch(/^# Welcome/);
+    const all = entries(id);
+    expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
+    expect(all.find((e) => e.kind === "todos.updated")).toBeDefined();
+    const last = all.filter((e) => e.kind === "assistant.message").at(-1);
+    expect(last?.kind === "assistant.message" && last.text).toMatch(
+      /^## Done[\s\S]*Created plangate-demo\.md/,
+    );
+    expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+  });
+
+  it("keeps the hello turn and the look-around reply", async () => {
+    const { id } = manager.create();
+    manager.prompt(id, "hello");
+    await manager.idle(id);
+    manager.prompt(id, "What is in this project?");
+    await manager.idle(id);
+    const replies = entries(id).filter((e) => e.kind === "assistant.message");
+    expect(replies[0]?.kind === "assistant.message" && replies[0].text).toMatch(/^Hello!/);
+    expect(replies.at(-1)?.kind === "assistant.message" && replies.at(-1)!.text).toMatch(
+      /^## What I found/,
+    );
+    expect(manager.mode(id).planEnabled).toBe(false);
+  });
+});
