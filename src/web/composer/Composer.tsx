@@ -6,6 +6,7 @@ import { type ComposerProblem, runComposerInput } from "./commands.ts";
 import { nextModeInCycle } from "./cycleMode.ts";
 import { MODE_CYCLE_HINT_ID, ModeChip } from "./ModeChip.tsx";
 import { parseComposerInput } from "./parseComposerInput.ts";
+import { useSessionCompletion } from "./sessionCompletionMenu.tsx";
 import { useSessionMode } from "./useSessionMode.ts";
 
 export const COMPOSER_INPUT_ID = "composer-input";
@@ -25,6 +26,7 @@ export function Composer({
   const online = useAppStore((s) => s.connection.status === "open");
   const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
   const mode = useSessionMode(sessionId);
+  const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
 
   const submit = () => {
     if (!online) return;
@@ -38,6 +40,7 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (completion.onKeyDown(event)) return;
     // P2: Shift+Tab cycles the mode (plan → build → edit → yolo); plain Tab still leaves the box.
     if (event.key === "Tab" && event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -71,12 +74,15 @@ export function Composer({
         placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
         aria-describedby={`composer-hint ${MODE_CYCLE_HINT_ID}`}
         aria-invalid={problem ? true : undefined}
+        {...completion.inputProps}
         onChange={(event) => {
           setText(event.target.value);
+          completion.trackCaret(event.target);
           if (problem) setProblem(null);
         }}
         onKeyDown={onKeyDown}
       />
+      {completion.menu}
       {problem ? (
         <p className="composer-problem" role="alert">
           {problem.vars ? t(problem.key, problem.vars) : t(problem.key)}
