@@ -4,6 +4,8 @@ import { expect, test } from "./fixtures.ts";
 import { modelEcho, QuestionsPage } from "./pages/questions.ts";
 import { ShellPage } from "./pages/shell.ts";
 
+const REVIEW = "Review this implementation plan";
+
 test.use({ serverArgs: ["--no-build"] });
 
 /** W5: axe over the whole page as it stands; a violation list reads better than a count. */
@@ -18,7 +20,7 @@ async function expectNoViolations(page: Page): Promise<void> {
 }
 
 /** Presses Tab (or Shift+Tab) until the target has focus; fails after `limit` presses. */
-async function tabTo(page: Page, target: Locator, key = "Tab", limit = 25): Promise<void> {
+async function tabTo(page: Page, target: Locator, key = "Tab", limit = 60): Promise<void> {
   for (let presses = 0; presses < limit; presses++) {
     if (await target.evaluate((element) => element === document.activeElement)) return;
     await page.keyboard.press(key);
@@ -77,8 +79,9 @@ test.describe("questions", () => {
     await questions.waitForFlow();
 
     // The prompt was sent with Enter, so focus is still in the message box below the card.
+    // Shift+Tab there cycles the mode (P2), so the way to the card is forward, round the page.
     await expect(shell.composer).toBeFocused();
-    await tabTo(page, questions.next, "Shift+Tab");
+    await tabTo(page, questions.option("Postgres (Recommended)"));
     await page.keyboard.press("2");
     await expect(questions.option("SQLite")).toBeChecked();
     await page.keyboard.press("Enter");
@@ -102,5 +105,37 @@ test.describe("questions", () => {
     expect(echo).toContain("→ SQLite");
     expect(echo).toContain("→ Search; Sharing");
     expect(echo).toContain("→ payments");
+  });
+
+  test("[W5] the waiting plan-review card has no axe violations", async ({ page, server }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Please review my plan");
+    await expect(questions.planCard(REVIEW)).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("[W5][I5] Approve on the plan card is reached and pressed with Tab and Enter alone", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Please review my plan");
+    const card = questions.planCard(REVIEW);
+    await expect(card).toBeVisible();
+
+    // Forward from the message box, round the page: the plan body, then the actions.
+    await expect(shell.composer).toBeFocused();
+    await tabTo(page, card.getByRole("region", { name: "Plan", exact: true }));
+    await tabTo(page, questions.planButton(card, "approve"));
+    await page.keyboard.press("Enter");
+
+    await expect(card).toBeHidden();
+    expect(await modelEcho(page)).toMatch(/^The user approved your plan\./);
   });
 });

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { TestClient } from "../src/server/testing/wsClient.ts";
 import { expect, test } from "./fixtures.ts";
 import { modelEcho, QuestionsPage } from "./pages/questions.ts";
@@ -7,6 +8,7 @@ import type { PlangateServer } from "./server.ts";
 const DATABASE = "Which database should the service use?";
 const FEATURES = "Which features ship in the first release?";
 const NAMING = "What should the new module be called?";
+const REVIEW = "Review this implementation plan";
 
 test.use({ scenario: "questions", serverArgs: ["--no-build"] });
 
@@ -113,6 +115,97 @@ test.describe("generic flow", () => {
     const echo = await modelEcho(page);
     expect(echo).toContain("- Which language should the command-line tool use?\n  → Go");
     expect(echo).toContain("- Where should the tool be published?\n  → npm");
+  });
+});
+
+test.describe("plan review", () => {
+  async function openReview(page: Page, server: PlangateServer) {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.send("Please review my plan");
+    const card = questions.planCard(REVIEW);
+    await expect(card).toBeVisible();
+    return { shell, questions, card };
+  }
+
+  test("[I4][I8][I5] a plan review takes the composer as the plan card, not the generic flow", async ({
+    page,
+    server,
+  }) => {
+    const { questions, card } = await openReview(page, server);
+
+    await expect(card).toHaveAccessibleName(REVIEW);
+    await expect(page.getByRole("heading", { name: REVIEW })).toHaveCount(0);
+    await expect(card.getByText("Plan review", { exact: true })).toBeVisible();
+    await expect(card.getByRole("heading", { name: "Add invoice export" })).toBeVisible();
+    await expect(card.getByRole("table")).toBeVisible();
+
+    // The generic flow did not claim it: no pager, option rows, skip or custom answer.
+    await expect(questions.flow).toHaveCount(0);
+    await expect(page.getByText(/^\d+ \/ \d+$/)).toHaveCount(0);
+    await expect(page.getByRole("radio")).toHaveCount(0);
+    await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Skip this question" })).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Custom answer" })).toHaveCount(0);
+
+    await expect(card.getByRole("button")).toHaveText([
+      "Add feedback",
+      "Chat about it",
+      "Refuse",
+      "Approve",
+    ]);
+    await expect(questions.planButton(card, "approve")).toHaveAttribute(
+      "title",
+      "Leave plan mode and start carrying out this plan.",
+    );
+    await expect(questions.planButton(card, "chat")).not.toHaveAttribute("title");
+  });
+
+  test("[I5] Approve answers with the asker's Approve label and the model hears the approval", async ({
+    page,
+    server,
+  }) => {
+    const { questions, card } = await openReview(page, server);
+    await questions.planButton(card, "approve").click();
+
+    await expect(card).toBeHidden();
+    const echo = await modelEcho(page);
+    expect(echo).toMatch(/^The user approved your plan\./);
+    expect(echo).toContain("## Approved Plan:\n## Add invoice export");
+    await expect(page.getByTestId("entry-resolved")).toHaveText("Answered: Approve");
+  });
+
+  test("[I5] Refuse answers with the asker's Refuse label and the turn ends with the refusal", async ({
+    page,
+    server,
+  }) => {
+    const { shell, questions, card } = await openReview(page, server);
+    await questions.planButton(card, "refuse").click();
+
+    await expect(card).toBeHidden();
+    await expect(page.getByTestId("entry-resolved")).toHaveText("Answered: Refuse");
+    await expect(exitPlanModeEntry(page)).toContainText(
+      "The user refused the plan without comment.",
+    );
+    await expect(shell.assistantMessages.filter({ hasText: "Model received:" })).toHaveCount(0);
+  });
+
+  test("[I7] Chat about it dismisses the review to talk and puts focus in the composer", async ({
+    page,
+    server,
+  }) => {
+    const { shell, questions, card } = await openReview(page, server);
+    await questions.planButton(card, "chat").click();
+
+    await expect(card).toBeHidden();
+    await expect(shell.composer).toBeFocused();
+    await expect(page.getByTestId("entry-resolved")).toHaveText("Questions dismissed");
+    await expect(exitPlanModeEntry(page)).toContainText(
+      "set the plan review aside because they want to discuss it",
+    );
+    await expect(exitPlanModeEntry(page)).toContainText("Stay in plan mode");
   });
 });
 
@@ -246,5 +339,26 @@ for (const locale of ["en", "zh-CN"] as const) {
       await expect(questions.pager(1, 3)).toBeVisible();
       await expect(questions.flow).toHaveScreenshot(`generic-flow-waiting-${locale}.png`);
     });
+
+    test(`[I5] the waiting plan-review card looks as committed (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const shell = new ShellPage(page);
+      const questions = new QuestionsPage(page, locale);
+      await shell.open(server.url);
+      await shell.newSession();
+      await shell.send("Please review my plan");
+      const card = questions.planCard(REVIEW);
+      await expect(questions.planButton(card, "approve")).toBeVisible();
+      await expect(card).toHaveScreenshot(`plan-review-card-waiting-${locale}.png`);
+    });
   });
+}
+
+/** The ExitPlanMode call in the transcript; its text holds the result the model read. */
+function exitPlanModeEntry(page: Page) {
+  return page
+    .getByTestId("entry-tool")
+    .filter({ has: page.getByText("ExitPlanMode", { exact: true }) });
 }
