@@ -21,8 +21,8 @@ const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 100);
 const DRAFTS = Number(process.env.BENCH_DRAFTS ?? 2000);
 /** Drafts in flight before the driver waits for receipts. */
 const WINDOW = 64;
-const LONG_SESSION_ENTRIES = 10_000;
-const RELOADS = Number(process.env.BENCH_RELOADS ?? 6);
+const LONG_SESSION_ENTRIES = Number(process.env.BENCH_LONG_ENTRIES ?? 10_000);
+const RELOADS = Number(process.env.BENCH_RELOADS ?? 4);
 
 interface Follower {
   socket: WebSocket;
@@ -193,7 +193,7 @@ async function reconnect(distDir: string): Promise<Figure[]> {
     await context.close();
     return [
       {
-        name: "reconnect: 10k-entry session → question interactive",
+        name: `reconnect: ${LONG_SESSION_ENTRIES.toLocaleString("en-US")}-entry session → question interactive`,
         unit: "ms",
         median: median(toInteractive),
         p95: percentile(toInteractive, 95),

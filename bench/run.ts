@@ -18,7 +18,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */
-const BENCH_TIMEOUT_MS = 6 * 60_000;
+const BENCH_TIMEOUT_MS = 10 * 60_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -77,10 +77,22 @@ function record(root: string, figures: Figure[], failures: string[], names: stri
   console.log(`\nrecorded in ${file}`);
 }
 
+/**
+ * `--quiet=L`: before each benchmark, wait (up to 10 min) until the 1-minute load average is
+ * below L, since other work on a shared machine moves browser and timer figures a lot.
+ */
+async function waitForQuiet(limit: number): Promise<void> {
+  const until = Date.now() + 10 * 60_000;
+  while ((loadavg()[0] ?? 0) >= limit && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+}
+
 async function main(): Promise<void> {
   const root = join(import.meta.dirname, "..");
   const args = process.argv.slice(2);
   const shouldRecord = args.includes("--record");
+  const quiet = Number(args.find((arg) => arg.startsWith("--quiet="))?.slice(8) ?? Number.NaN);
   const asked = args.filter((arg) => !arg.startsWith("--"));
   const unknown = asked.filter((name) => !(name in benches));
   if (unknown.length > 0) {
@@ -94,8 +106,9 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   console.log(`plangate benchmarks on ${machine()}\n`);
   for (const name of names) {
+    if (!Number.isNaN(quiet)) await waitForQuiet(quiet);
     const started = performance.now();
-    console.log(`▶ ${name}`);
+    console.log(`▶ ${name} (load ${loadavg()[0]?.toFixed(1)})`);
     try {
       const { run } = await benches[name]!();
       const produced = await withTimeout(run(), BENCH_TIMEOUT_MS, name);
