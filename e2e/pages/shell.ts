@@ -39,4 +39,16 @@ export class ShellPage {
     await this.composer.press("Enter");
     await expect(this.userMessages.filter({ hasText: text }).last()).toBeVisible();
   }
+
+  /** A slash command (`/plan task`, `/mode edit`): sent once the box empties. */
+  async command(text: string): Promise<void> {
+    await this.composer.fill(text);
+    await this.composer.press("Enter");
+    await expect(this.composer).toHaveValue("");
+  }
+
+  /** P1: waits until the mode chip shows this mode (plan, build, edit, yolo, auto). */
+  async expectMode(mode: string): Promise<void> {
+    await expect(this.modeChip).toHaveAttribute("data-mode", mode);
+  }
 }
