@@ -78,9 +78,8 @@ test.describe("questions", () => {
     await shell.send("Ask me a batch of questions");
     await questions.waitForFlow();
 
-    // The prompt was sent with Enter, so focus is still in the message box below the card.
-    // Shift+Tab there cycles the mode (P2), so the way to the card is forward, round the page.
-    await expect(shell.composer).toBeFocused();
+    // The card arrived over an empty message box, so it took focus: the keyboard is there at once.
+    await expect(questions.flow).toBeFocused();
     await tabTo(page, questions.option("Postgres (Recommended)"));
     await page.keyboard.press("2");
     await expect(questions.option("SQLite")).toBeChecked();
@@ -129,9 +128,8 @@ test.describe("questions", () => {
     const card = questions.planCard(REVIEW);
     await expect(card).toBeVisible();
 
-    // Forward from the message box, round the page: the plan body, then the actions.
-    await expect(shell.composer).toBeFocused();
-    await tabTo(page, card.getByRole("region", { name: "Plan", exact: true }));
+    // The card took focus on its plan body (never on Approve), then Tab reaches the actions.
+    await expect(card.getByRole("region", { name: "Plan", exact: true })).toBeFocused();
     await tabTo(page, questions.planButton(card, "approve"));
     await page.keyboard.press("Enter");
 

@@ -69,6 +69,7 @@ export function Composer({
         ref={inputRef}
         className="composer-input"
         data-testid="composer-input"
+        data-yields-focus={text.trim() === "" ? "true" : undefined}
         rows={2}
         value={text}
         placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
