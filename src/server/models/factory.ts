@@ -1,7 +1,5 @@
 import { existsSync } from "node:fs";
-import { createAnthropicProvider } from "./anthropic.ts";
 import type { ConfiguredModelCatalog } from "./catalog.ts";
-import { createOpenAICompatibleProvider } from "./openaiCompatible.ts";
 import type { ModelProvider } from "./provider.ts";
 import { ModelError } from "./provider.ts";
 import { type ResolveFailureCode, resolveModelRef } from "./resolveModelRef.ts";
@@ -84,9 +82,14 @@ export async function createModelProvider(
     reasoningLevel: level,
     maxRetries: deps.maxRetries ?? 1,
   };
-  return connection.kind === "anthropic"
-    ? createAnthropicProvider(options)
-    : createOpenAICompatibleProvider(options);
+  // The vendor SDKs load on first use: together they cost ~0.6 s of start-up that a keyless
+  // start never needs.
+  if (connection.kind === "anthropic") {
+    const { createAnthropicProvider } = await import("./anthropic.ts");
+    return createAnthropicProvider(options);
+  }
+  const { createOpenAICompatibleProvider } = await import("./openaiCompatible.ts");
+  return createOpenAICompatibleProvider(options);
 }
 
 export const FALLBACK_MODEL = "scripted/demo";
