@@ -8,6 +8,7 @@ import { WebClient } from "./client/WebClient.ts";
 import { Connection, socketUrl } from "./connection/Connection.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
+import { prefetchMarkdown } from "./markdown/Markdown.tsx";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
 import { appStore } from "./store/store.ts";
@@ -58,3 +59,5 @@ createRoot(container).render(
   </StrictMode>,
 );
 connection.start();
+// After first paint, so the parser chunk does not compete with it.
+setTimeout(prefetchMarkdown, 0);

@@ -1,10 +1,17 @@
 // @vitest-environment jsdom
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "./Markdown.tsx";
 
+// The parser loads lazily; wait until the plain-text fallback has been replaced.
+async function renderMarkdown(text: string) {
+  const result = render(<Markdown text={text} />);
+  await waitFor(() => expect(result.container.querySelector(".markdown-plain")).toBeNull());
+  return result;
+}
+
 describe("Markdown", () => {
-  it("[W1] renders headings, lists, GFM tables and code blocks", () => {
+  it("[W1] renders headings, lists, GFM tables and code blocks", async () => {
     const text = [
       "# Plan",
       "",
@@ -19,7 +26,7 @@ describe("Markdown", () => {
       "const x = 1;",
       "```",
     ].join("\n");
-    const { container } = render(<Markdown text={text} />);
+    const { container } = await renderMarkdown(text);
     expect(screen.getByRole("heading", { level: 1, name: "Plan" })).toBeInTheDocument();
     expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
       "first",
@@ -31,13 +38,9 @@ describe("Markdown", () => {
     expect(container.querySelector("pre code")?.textContent).toContain("const x = 1;");
   });
 
-  it("[R5] never turns raw HTML into elements", () => {
-    const { container } = render(
-      <Markdown
-        text={
-          'Hello <script>window.pwned = 1</script>\n\n<img src="x" onerror="window.pwned = 2">\n\n<b>bold</b>'
-        }
-      />,
+  it("[R5] never turns raw HTML into elements", async () => {
+    const { container } = await renderMarkdown(
+      'Hello <script>window.pwned = 1</script>\n\n<img src="x" onerror="window.pwned = 2">\n\n<b>bold</b>',
     );
     expect(container.querySelector("script")).toBeNull();
     expect(container.querySelector("img")).toBeNull();
@@ -46,9 +49,9 @@ describe("Markdown", () => {
     expect((window as { pwned?: number }).pwned).toBeUndefined();
   });
 
-  it("[R5] neutralises a javascript: link and keeps safe links in a new tab", () => {
-    const { container } = render(
-      <Markdown text={"[click me](javascript:alert(1)) and [docs](https://example.com/docs)"} />,
+  it("[R5] neutralises a javascript: link and keeps safe links in a new tab", async () => {
+    const { container } = await renderMarkdown(
+      "[click me](javascript:alert(1)) and [docs](https://example.com/docs)",
     );
     expect(screen.queryByRole("link", { name: "click me" })).toBeNull();
     expect(screen.getByText("click me")).toBeInTheDocument();
@@ -61,8 +64,15 @@ describe("Markdown", () => {
     expect(docs).toHaveAttribute("rel", "noopener noreferrer");
   });
 
-  it("[R5] drops a data: image URL", () => {
-    const { container } = render(<Markdown text={"![pic](data:text/html;base64,PHNjcmlwdD4=)"} />);
+  it("[W1] renders every section of a long plan once progressive rendering finishes", async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `## Step ${i}\n\n- item ${i}`).join("\n\n");
+    await renderMarkdown(text);
+    expect(await screen.findByRole("heading", { name: "Step 29" })).toBeInTheDocument();
+    expect(screen.getAllByRole("heading", { level: 2 })).toHaveLength(30);
+  });
+
+  it("[R5] drops a data: image URL", async () => {
+    const { container } = await renderMarkdown("![pic](data:text/html;base64,PHNjcmlwdD4=)");
     expect(container.querySelector("img")).toBeNull();
   });
 });

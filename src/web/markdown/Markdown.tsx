@@ -1,43 +1,19 @@
-import { memo } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import remarkGfm from "remark-gfm";
+import { lazy, memo, Suspense } from "react";
 import "./markdown.css";
 
-const plugins = [remarkGfm];
+const loadRenderer = () => import("./MarkdownRenderer.tsx");
+const MarkdownRenderer = lazy(loadRenderer);
 
-const components: Components = {
-  a({ node: _node, href, children, ...rest }) {
-    // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
-    if (!href) return <span className="md-unsafe-link">{children}</span>;
-    return (
-      <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
-        {children}
-      </a>
-    );
-  },
-  table({ node: _node, ...rest }) {
-    return (
-      <div className="md-table-scroll">
-        <table {...rest} />
-      </div>
-    );
-  },
-  img({ node: _node, src, alt, ...rest }) {
-    if (!src) return <span>{alt}</span>;
-    return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
-  },
-};
+/** Fetches the markdown chunk ahead of need, so it is ready when the first message arrives. */
+export function prefetchMarkdown(): void {
+  void loadRenderer();
+}
 
-/**
- * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
- * Memoised on the text: plans can be large and parsing dominates rendering cost.
- */
+/** Markdown from the model (R5); plain text shows until the parser chunk has loaded. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={plugins} components={components} skipHtml>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense fallback={<div className="markdown markdown-plain">{text}</div>}>
+      <MarkdownRenderer text={text} />
+    </Suspense>
   );
 });
