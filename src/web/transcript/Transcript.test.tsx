@@ -18,6 +18,24 @@ function renderEntries(entries: SessionEntry[], language: "en" | "zh-CN" = "en")
 }
 
 describe("Transcript", () => {
+  it("[W1] shows the latest entries of a long session and reveals earlier ones on request", async () => {
+    const user = userEvent.setup();
+    const entries: SessionEntry[] = Array.from({ length: 400 }, (_, i) => ({
+      kind: "user.message" as const,
+      text: `message ${i}`,
+    }));
+    renderEntries(entries);
+    const transcript = screen.getByTestId("transcript");
+    expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(150);
+    expect(within(transcript).getByText("message 399")).toBeInTheDocument();
+    expect(within(transcript).queryByText("message 0")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(300);
+    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    expect(within(transcript).getByText("message 0")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Show earlier messages" })).not.toBeInTheDocument();
+  });
+
   it("[W1] shows user and assistant messages, the assistant's as markdown", () => {
     renderEntries([
       { kind: "user.message", text: "Add a cache" },

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppStore } from "../store/store.ts";
 import {
@@ -18,6 +18,8 @@ import "./transcript.css";
 
 const EMPTY: never[] = [];
 const NEAR_BOTTOM_PX = 48;
+// Rendering thousands of entries at once blocks the page for seconds; show the tail first.
+export const TRANSCRIPT_PAGE = 150;
 
 function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
   switch (item.kind) {
@@ -54,8 +56,23 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const entries = useAppStore((s) => s.views[sessionId]?.entries ?? EMPTY);
   const streaming = useAppStore((s) => s.views[sessionId]?.streaming ?? "");
   const items = useMemo(() => transcriptItems(entries), [entries]);
+  const [shownCount, setShownCount] = useState(TRANSCRIPT_PAGE);
+  const visibleItems = items.length > shownCount ? items.slice(items.length - shownCount) : items;
+  const hiddenCount = items.length - visibleItems.length;
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
+  const heightBeforeReveal = useRef<number | null>(null);
+
+  // Revealing earlier items must keep the reader's place on screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the window grows
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    const previous = heightBeforeReveal.current;
+    if (element && previous !== null) {
+      element.scrollTop += element.scrollHeight - previous;
+      heightBeforeReveal.current = null;
+    }
+  }, [shownCount]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever content grows
   useLayoutEffect(() => {
@@ -67,6 +84,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the session only
   useLayoutEffect(() => {
     stuckToBottom.current = true;
+    setShownCount(TRANSCRIPT_PAGE);
   }, [sessionId]);
 
   return (
@@ -92,7 +110,20 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         {loaded && items.length === 0 && streaming === "" ? (
           <p className="transcript-empty">{t("transcript.empty")}</p>
         ) : null}
-        {items.map((item) => (
+        {hiddenCount > 0 ? (
+          <button
+            type="button"
+            className="transcript-show-earlier"
+            data-testid="transcript-show-earlier"
+            onClick={() => {
+              heightBeforeReveal.current = scroller.current?.scrollHeight ?? null;
+              setShownCount((count) => count + TRANSCRIPT_PAGE);
+            }}
+          >
+            {t("transcript.showEarlier")}
+          </button>
+        ) : null}
+        {visibleItems.map((item) => (
           <Item key={item.seq} item={item} sessionId={sessionId} />
         ))}
         {streaming !== "" ? <StreamingMessage text={streaming} /> : null}
