@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { splitMarkdownBlocks } from "./splitBlocks.ts";
@@ -36,9 +36,21 @@ const Block = memo(function Block({ text }: { text: string }) {
   );
 });
 
-// Blocks rendered per step; the first step is the first screen, later steps yield in between.
-const FIRST_STEP = 6;
-const LATER_STEP = 4;
+// Characters of markdown parsed per task: ~6 ms per KB, so a step stays well under 50 ms.
+const STEP_CHARS = 5000;
+
+function nextEnd(blocks: string[], start: number): number {
+  let end = start;
+  let chars = 0;
+  while (
+    end < blocks.length &&
+    (end === start || chars + (blocks[end]?.length ?? 0) <= STEP_CHARS)
+  ) {
+    chars += blocks[end]?.length ?? 0;
+    end += 1;
+  }
+  return end;
+}
 
 /**
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
@@ -46,14 +58,14 @@ const LATER_STEP = 4;
  * each block is memoised on its own text so plan revisions reuse unchanged sections.
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
-  const blocks = splitMarkdownBlocks(text);
-  const [shown, setShown] = useState(FIRST_STEP);
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const [shown, setShown] = useState(() => nextEnd(blocks, 0));
   useEffect(() => {
     if (shown >= blocks.length) return;
     // One step per macrotask, so the browser can paint and handle input in between.
-    const timer = setTimeout(() => setShown(shown + LATER_STEP), 0);
+    const timer = setTimeout(() => setShown(nextEnd(blocks, shown)), 0);
     return () => clearTimeout(timer);
-  }, [shown, blocks.length]);
+  }, [shown, blocks]);
   return (
     <div className="markdown">
       {blocks.slice(0, shown).map((block, index) => (
