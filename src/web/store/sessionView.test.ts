@@ -3,6 +3,21 @@ import { created, questionRequest, stored } from "./fixtures.ts";
 import { applyEntries, applyEntry, emptySessionView } from "./sessionView.ts";
 
 describe("applyEntry", () => {
+  it("[W3] folds a batch exactly as one entry at a time, skipping duplicates, without touching the old view", () => {
+    const batch = [
+      stored(1, created),
+      stored(2, { kind: "user.message", text: "hi" }),
+      stored(2, { kind: "user.message", text: "hi" }),
+      stored(3, { kind: "assistant.message", text: "hello" }),
+    ];
+    const start = applyEntry(emptySessionView("s1"), stored(1, created));
+    const oneByOne = batch.reduce(applyEntry, start);
+    const folded = applyEntries(start, batch);
+    expect(folded).toEqual(oneByOne);
+    expect(folded.entries.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(start.entries).toHaveLength(1);
+  });
+
   it("[W3] returns the same view for an entry it already holds", () => {
     const view = applyEntry(emptySessionView("s1"), stored(1, created));
     expect(applyEntry(view, stored(1, created))).toBe(view);

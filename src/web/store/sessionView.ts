@@ -24,7 +24,12 @@ export function emptySessionView(sessionId: string): SessionView {
  */
 export function applyEntry(view: SessionView, stored: StoredEntry): SessionView {
   if (stored.seq <= view.lastSeq) return view;
-  const next: SessionView = { ...view, entries: [...view.entries, stored], lastSeq: stored.seq };
+  return foldEntry(view, stored, [...view.entries, stored]);
+}
+
+/** `entries` already ends with `stored`; the caller decides whether it is a fresh array. */
+function foldEntry(view: SessionView, stored: StoredEntry, entries: StoredEntry[]): SessionView {
+  const next: SessionView = { ...view, entries, lastSeq: stored.seq };
   const entry = stored.entry;
   switch (entry.kind) {
     case "session.created":
@@ -83,9 +88,13 @@ export function applyEntry(view: SessionView, stored: StoredEntry): SessionView 
 }
 
 export function applyEntries(view: SessionView, entries: readonly StoredEntry[]): SessionView {
+  // One shared array for the whole batch: copying it per entry made a 10,000-entry snapshot quadratic.
+  const accepted = [...view.entries];
   let result = view;
   for (const stored of [...entries].sort((a, b) => a.seq - b.seq)) {
-    result = applyEntry(result, stored);
+    if (stored.seq <= result.lastSeq) continue;
+    accepted.push(stored);
+    result = foldEntry(result, stored, accepted);
   }
   return result;
 }
