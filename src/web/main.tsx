@@ -60,4 +60,4 @@ createRoot(container).render(
 );
 connection.start();
 // After first paint, so the parser chunk does not compete with it.
-setTimeout(prefetchMarkdown, 0);
+setTimeout(() => void prefetchMarkdown(), 0);

@@ -1,19 +1,29 @@
-import { lazy, memo, Suspense } from "react";
+import { type ComponentType, lazy, memo, Suspense } from "react";
 import "./markdown.css";
 
-const loadRenderer = () => import("./MarkdownRenderer.tsx");
-const MarkdownRenderer = lazy(loadRenderer);
+type Renderer = ComponentType<{ text: string }>;
+
+// Once the chunk is in, render it directly: a lazy() boundary would still suspend once per mount.
+let loadedRenderer: Renderer | null = null;
+const loadRenderer = () =>
+  import("./MarkdownRenderer.tsx").then((module) => {
+    loadedRenderer = module.default;
+    return module;
+  });
+const LazyRenderer = lazy(loadRenderer);
 
 /** Fetches the markdown chunk ahead of need, so it is ready when the first message arrives. */
-export function prefetchMarkdown(): void {
-  void loadRenderer();
+export function prefetchMarkdown(): Promise<unknown> {
+  return loadRenderer();
 }
 
 /** Markdown from the model (R5); plain text shows until the parser chunk has loaded. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const Loaded = loadedRenderer;
+  if (Loaded) return <Loaded text={text} />;
   return (
     <Suspense fallback={<div className="markdown markdown-plain">{text}</div>}>
-      <MarkdownRenderer text={text} />
+      <LazyRenderer text={text} />
     </Suspense>
   );
 });
