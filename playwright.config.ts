@@ -1,6 +1,5 @@
 import { defineConfig } from "@playwright/test";
-
-const cacheDir = new URL("./.cache/chromium/", import.meta.url).pathname;
+import { chromiumLaunchOptions } from "./e2e/chromium.ts";
 
 export default defineConfig({
   testDir: "e2e",
@@ -21,25 +20,7 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     viewport: { width: 1200, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-        "--font-render-hinting=none",
-      ],
-      env: {
-        ...process.env,
-        XDG_CONFIG_HOME: `${cacheDir}config`,
-        XDG_CACHE_HOME: `${cacheDir}cache`,
-      },
-    },
+    launchOptions: chromiumLaunchOptions(["--font-render-hinting=none"]),
     trace: "retain-on-failure",
   },
 });

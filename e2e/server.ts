@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { waitForPrintedUrl } from "./printedUrl.ts";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -57,32 +58,12 @@ export class PlangateServer {
     ];
     const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`server did not print its URL:\n${this.output}`)),
-        30_000,
-      );
-      const onData = (chunk: Buffer) => {
-        this.output += chunk.toString();
-        const match = /^(http:\/\/127\.0\.0\.1:\d+\/\S*token=\S+)$/m.exec(this.output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolveUrl(match[1]);
-        }
-      };
-      child.stdout?.on("data", onData);
-      child.stderr?.on("data", (chunk: Buffer) => {
-        this.output += chunk.toString();
-      });
-      child.on("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${code}:\n${this.output}`));
-      });
+    const printed = await waitForPrintedUrl(child, (text) => {
+      this.output += text;
     });
-    const parsed = new URL(url);
-    this.url = url;
-    this.origin = parsed.origin;
-    this.token = parsed.searchParams.get("token") ?? "";
+    this.url = printed.url;
+    this.origin = printed.origin;
+    this.token = printed.token;
   }
 
   get port(): number {

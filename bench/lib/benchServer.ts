@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitForPrintedUrl } from "../../e2e/printedUrl.ts";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
 import { tokenCookieName } from "../../src/server/http/auth.ts";
 import { repoRoot } from "./build.ts";
@@ -81,31 +82,12 @@ export class BenchServer {
       this.waiting.get(reply.id)?.(reply);
       this.waiting.delete(reply.id);
     });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no URL from the server:\n${this.output}`)),
-        30_000,
-      );
-      child.stdout?.on("data", (chunk: Buffer) => {
-        this.output += chunk.toString();
-        const match = /^(http:\/\/127\.0\.0\.1:\d+\/\S*token=\S+)$/m.exec(this.output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.stderr?.on("data", (chunk: Buffer) => {
-        this.output += chunk.toString();
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${code}:\n${this.output}`));
-      });
+    const printed = await waitForPrintedUrl(child, (text) => {
+      this.output += text;
     });
-    const parsed = new URL(url);
-    this.url = url;
-    this.origin = parsed.origin;
-    this.token = parsed.searchParams.get("token") ?? "";
+    this.url = printed.url;
+    this.origin = printed.origin;
+    this.token = printed.token;
   }
 
   call<T = unknown>(command: HostCommand): Promise<T> {
