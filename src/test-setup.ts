@@ -1,6 +1,9 @@
 // Component tests opt into jsdom with a `// @vitest-environment jsdom` docblock; matchers load everywhere.
 import "@testing-library/jest-dom/vitest";
-import { prefetchMarkdown } from "./web/markdown/Markdown.tsx";
 
-// The markdown parser is a lazy chunk in the app; tests load it up front so renders are synchronous.
-await prefetchMarkdown();
+// The markdown parser is a lazy chunk in the app; component tests load it up front so renders
+// are synchronous. Server tests never render, so they skip it.
+if (typeof document !== "undefined") {
+  const { prefetchMarkdown } = await import("./web/markdown/Markdown.tsx");
+  await prefetchMarkdown();
+}
