@@ -1,25 +1,14 @@
 import { resolve } from "node:path";
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
+import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
-import { type HostModels, setUpHostModels } from "./models/hostModels.ts";
+import type { HostModels } from "./models/hostModels.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
-  const start = (port: number) =>
-    createServer({
-      workspace: options.workspace,
-      dbPath: options.dbPath,
-      port,
-      model: models.model,
-      catalog: models.catalog,
-      providerFor: (ref) => models.providerFor(ref),
-      listModels: () => models.listModels(),
-      defaultMode: options.mode,
-      timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
-      ...(options.token ? { token: options.token } : {}),
-    });
+  const start = (port: number) => createServer(serverOptionsFor(options, models, port));
   try {
     return await start(options.port ?? DEFAULT_PORT);
   } catch (error) {
@@ -49,14 +38,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  const models = await setUpHostModels({
-    configPath: options.config,
-    workspace: options.workspace,
-    env: process.env,
-    model: options.model,
-    cwd: process.cwd(),
-  });
-  if (models.warning) console.warn(`plangate: ${models.warning}`);
+  const models = await hostModelsFor(options);
   const server = await listen(options, models);
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
   console.log(server.url);

@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { createServer as createViteServer } from "vite";
 import { CliError, parseCliOptions, USAGE } from "./cliOptions.ts";
+import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { tokenCookieName } from "./http/auth.ts";
 import { createServer } from "./http/server.ts";
-import { setUpHostModels } from "./models/hostModels.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -18,26 +18,8 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const models = await setUpHostModels({
-    configPath: options.config,
-    workspace: options.workspace,
-    env: process.env,
-    model: options.model,
-    cwd: process.cwd(),
-  });
-  if (models.warning) console.warn(`plangate: ${models.warning}`);
-  const server = await createServer({
-    workspace: options.workspace,
-    dbPath: options.dbPath,
-    port: 0,
-    model: models.model,
-    catalog: models.catalog,
-    providerFor: (ref) => models.providerFor(ref),
-    listModels: () => models.listModels(),
-    defaultMode: options.mode,
-    timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
-    ...(options.token ? { token: options.token } : {}),
-  });
+  const models = await hostModelsFor(options);
+  const server = await createServer(serverOptionsFor(options, models, 0));
   const backend = `127.0.0.1:${server.port}`;
   const vite = await createViteServer({
     root,

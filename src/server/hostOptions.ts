@@ -1,0 +1,36 @@
+import type { CliOptions } from "./cliOptions.ts";
+import type { ServerOptions } from "./http/server.ts";
+import { type HostModels, setUpHostModels } from "./models/hostModels.ts";
+
+/** The model catalog and default model the command line asks for; a warning is printed. */
+export async function hostModelsFor(options: CliOptions): Promise<HostModels> {
+  const models = await setUpHostModels({
+    configPath: options.config,
+    workspace: options.workspace,
+    env: process.env,
+    model: options.model,
+    cwd: process.cwd(),
+  });
+  if (models.warning) console.warn(`plangate: ${models.warning}`);
+  return models;
+}
+
+/** The server `npm start` and `npm run dev` run, from the command line's options. */
+export function serverOptionsFor(
+  options: CliOptions,
+  models: HostModels,
+  port: number,
+): ServerOptions {
+  return {
+    workspace: options.workspace,
+    dbPath: options.dbPath,
+    port,
+    model: models.model,
+    catalog: models.catalog,
+    providerFor: (ref) => models.providerFor(ref),
+    listModels: () => models.listModels(),
+    defaultMode: options.mode,
+    timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
+    ...(options.token ? { token: options.token } : {}),
+  };
+}
