@@ -1,9 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { writeFileAtomic } from "./atomicWrite.ts";
 import type { ToolContract } from "./contract.ts";
 import { looksBinary } from "./fileText.ts";
-import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
+import { locateInWorkspace } from "./workspacePath.ts";
 
 export const EDIT_TOOL = "Edit";
 
@@ -39,9 +39,7 @@ export const editTool: ToolContract<EditInput> = {
   destructive: false,
   summarize: (input) => input.path,
   async run(input, context) {
-    const path = await resolveInWorkspace(context.workspace, input.path);
-    const shown = displayPath(context.workspace, path);
-    const info = await stat(path).catch(() => undefined);
+    const { path, shown, info } = await locateInWorkspace(context.workspace, input.path);
     if (!info) {
       return { output: `There is no file at ${shown}. Use Write to create it.`, isError: true };
     }

@@ -1,8 +1,8 @@
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContract } from "./contract.ts";
 import { clip, looksBinary, readSample, splitLines } from "./fileText.ts";
-import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
+import { locateInWorkspace } from "./workspacePath.ts";
 
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_LINES = 2000;
@@ -38,9 +38,7 @@ export const readTool: ToolContract<ReadInput> = {
   destructive: false,
   summarize: (input) => input.path,
   async run(input, context) {
-    const path = await resolveInWorkspace(context.workspace, input.path);
-    const shown = displayPath(context.workspace, path);
-    const info = await stat(path).catch(() => undefined);
+    const { path, shown, info } = await locateInWorkspace(context.workspace, input.path);
     if (!info) return { output: `There is no file at ${shown}.`, isError: true };
     if (info.isDirectory()) {
       return { output: `${shown} is a directory. Use Glob to list its files.`, isError: true };

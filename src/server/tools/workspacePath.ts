@@ -1,4 +1,5 @@
-import { realpath } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 /** The model asked for a path the file tools may not touch (R4); the message is model-facing. */
@@ -56,4 +57,23 @@ async function nearestRealPath(path: string): Promise<string> {
       current = parent;
     }
   }
+}
+
+export interface WorkspaceEntry {
+  /** The resolved absolute path inside the workspace. */
+  path: string;
+  /** How the path is named to the model: relative to the workspace. */
+  shown: string;
+  /** What is there now, or undefined when nothing is. */
+  info: Stats | undefined;
+}
+
+/** Resolves a requested path inside the workspace (R4) and looks at what is there. */
+export async function locateInWorkspace(
+  workspace: string,
+  requested: string,
+): Promise<WorkspaceEntry> {
+  const path = await resolveInWorkspace(workspace, requested);
+  const info = await stat(path).catch(() => undefined);
+  return { path, shown: displayPath(workspace, path), info };
 }

@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { writeFileAtomic } from "./atomicWrite.ts";
 import type { ToolContract } from "./contract.ts";
-import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
+import { locateInWorkspace } from "./workspacePath.ts";
 
 export const WRITE_TOOL = "Write";
 
@@ -33,9 +32,7 @@ export const writeTool: ToolContract<WriteInput> = {
   destructive: false,
   summarize: (input) => input.path,
   async run(input, context) {
-    const path = await resolveInWorkspace(context.workspace, input.path);
-    const shown = displayPath(context.workspace, path);
-    const existing = await stat(path).catch(() => undefined);
+    const { path, shown, info: existing } = await locateInWorkspace(context.workspace, input.path);
     if (existing?.isDirectory()) {
       return { output: `${shown} is a directory; give the path of a file.`, isError: true };
     }
