@@ -33,9 +33,7 @@ test.describe("shell", () => {
 
   test("[W5] the shell with a transcript has no axe violations", async ({ page, server }) => {
     const shell = new ShellPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("What is in this project?");
+    await shell.startSession(server.url, "What is in this project?");
     await expect(
       shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
     ).toBeVisible();
@@ -57,9 +55,7 @@ test.describe("questions", () => {
   test("[W5] the waiting generic flow has no axe violations", async ({ page, server }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Ask me a batch of questions");
+    await shell.startSession(server.url, "Ask me a batch of questions");
     await questions.waitForFlow();
     await expectNoViolations(page);
     await questions.nextPage.click();
@@ -73,9 +69,7 @@ test.describe("questions", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Ask me a batch of questions");
+    await shell.startSession(server.url, "Ask me a batch of questions");
     await questions.waitForFlow();
 
     // The card arrived over an empty message box, so it took focus: the keyboard is there at once.
@@ -109,9 +103,7 @@ test.describe("questions", () => {
   test("[W5] the waiting plan-review card has no axe violations", async ({ page, server }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Please review my plan");
+    await shell.startSession(server.url, "Please review my plan");
     await expect(questions.planCard(REVIEW)).toBeVisible();
     await expectNoViolations(page);
   });
@@ -122,9 +114,7 @@ test.describe("questions", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Please review my plan");
+    await shell.startSession(server.url, "Please review my plan");
     const card = questions.planCard(REVIEW);
     await expect(card).toBeVisible();
 

@@ -391,9 +391,7 @@ for (const locale of ["en", "zh-CN"] as const) {
     }) => {
       await page.clock.install();
       const shell = new ShellPage(page);
-      await shell.open(server.url);
-      await shell.newSession();
-      await shell.send("Please ask me something");
+      await shell.startSession(server.url, "Please ask me something");
       const card = page.getByRole("region", { name: regionName[locale] });
       const timer = card.getByRole("timer");
       await expect(timer).toHaveText(/\d:\d{2}/);

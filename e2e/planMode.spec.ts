@@ -180,9 +180,7 @@ test.describe("the bundled demo", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("add a notes file for newcomers");
+    await shell.startSession(server.url, "add a notes file for newcomers");
 
     await shell.expectMode("plan");
     await expect(questions.flow).toBeVisible();

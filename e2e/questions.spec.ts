@@ -19,9 +19,7 @@ test.describe("generic flow", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Ask me a batch of questions");
+    await shell.startSession(server.url, "Ask me a batch of questions");
     await questions.waitForFlow();
 
     // Question 1, keyboard only: a digit picks, Enter moves on.
@@ -74,9 +72,7 @@ test.describe("generic flow", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Ask me a batch of questions");
+    await shell.startSession(server.url, "Ask me a batch of questions");
     await questions.waitForFlow();
     await questions.option("MySQL").check();
     await questions.dismiss.click();
@@ -94,9 +90,7 @@ test.describe("generic flow", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Queue two questions");
+    await shell.startSession(server.url, "Queue two questions");
     await questions.waitForFlow();
 
     await expect(
@@ -122,9 +116,7 @@ test.describe("plan review", () => {
   async function openReview(page: Page, server: PlangateServer) {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Please review my plan");
+    await shell.startSession(server.url, "Please review my plan");
     const card = questions.planCard(REVIEW);
     await expect(card).toBeVisible();
     return { shell, questions, card };
@@ -216,9 +208,7 @@ test.describe("wire", () => {
   }) => {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);
-    await shell.open(server.url);
-    await shell.newSession();
-    await shell.send("Ask me a batch of questions");
+    await shell.startSession(server.url, "Ask me a batch of questions");
     await questions.waitForFlow();
 
     const { client, welcome } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
@@ -332,9 +322,7 @@ for (const locale of ["en", "zh-CN"] as const) {
     }) => {
       const shell = new ShellPage(page);
       const questions = new QuestionsPage(page, locale);
-      await shell.open(server.url);
-      await shell.newSession();
-      await shell.send("Ask me a batch of questions");
+      await shell.startSession(server.url, "Ask me a batch of questions");
       await questions.waitForFlow();
       await expect(questions.pager(1, 3)).toBeVisible();
       await expect(questions.flow).toHaveScreenshot(`generic-flow-waiting-${locale}.png`);
@@ -346,9 +334,7 @@ for (const locale of ["en", "zh-CN"] as const) {
     }) => {
       const shell = new ShellPage(page);
       const questions = new QuestionsPage(page, locale);
-      await shell.open(server.url);
-      await shell.newSession();
-      await shell.send("Please review my plan");
+      await shell.startSession(server.url, "Please review my plan");
       const card = questions.planCard(REVIEW);
       await expect(questions.planButton(card, "approve")).toBeVisible();
       await expect(card).toHaveScreenshot(`plan-review-card-waiting-${locale}.png`);

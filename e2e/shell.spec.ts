@@ -6,9 +6,7 @@ test("[W1] a prompt gets the scripted reply as markdown, and a reload shows the 
   server,
 }) => {
   const shell = new ShellPage(page);
-  await shell.open(server.url);
-  await shell.newSession();
-  await shell.send("What is in this project?");
+  await shell.startSession(server.url, "What is in this project?");
 
   const reply = shell.assistantMessages.last();
   await expect(reply.getByRole("heading", { name: "What I found" })).toBeVisible();

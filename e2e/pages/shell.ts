@@ -34,6 +34,13 @@ export class ShellPage {
     await expect(this.composer).toBeVisible();
   }
 
+  /** What most lanes start with: the page opened, a new session, and a first prompt sent. */
+  async startSession(url: string, prompt: string): Promise<void> {
+    await this.open(url);
+    await this.newSession();
+    await this.send(prompt);
+  }
+
   async send(text: string): Promise<void> {
     await this.composer.fill(text);
     await this.composer.press("Enter");
