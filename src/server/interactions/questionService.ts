@@ -63,8 +63,14 @@ export function validateQuestionBatch(questions: unknown): AskUserQuestionItem[]
 export class UserQuestionService {
   constructor(private readonly enqueue: EnqueueQuestions) {}
 
-  async ask(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome> {
-    const questions = validateQuestionBatch(request.questions);
+  // Not async: an async wrapper would add a promise and a reaction to every waiting question.
+  ask(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome> {
+    let questions: AskUserQuestionItem[];
+    try {
+      questions = validateQuestionBatch(request.questions);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.enqueue(sessionId, { ...request, questions }, signal);
   }
 }

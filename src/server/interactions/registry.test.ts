@@ -462,6 +462,25 @@ describe("cancel and abort", () => {
     expect(h.countdownsFor(second.interactionId)[0]?.phase).toBe("counting");
   });
 
+  it("[Q8] one signal shared by several interactions aborts each still pending, once", async () => {
+    const h = createHarness({ autoContinue: false });
+    const controller = h.controller();
+    const answered = h.ask("sess_1", [colourQuestion], "AskUserQuestion", controller.signal);
+    const first = h.ask("sess_1", [featuresQuestion], "AskUserQuestion", controller.signal);
+    const other = h.ask("sess_2", [colourQuestion], "AskUserQuestion", controller.signal);
+    const unrelated = h.ask("sess_2", [featuresQuestion]);
+    h.registry.answer(answered.interactionId, {});
+    controller.abort("turn cancelled");
+    await flush();
+    expect(answered.outcomes).toEqual([{ type: "answered", answers: {}, auto: false }]);
+    expect(first.outcomes).toEqual([{ type: "aborted", reason: "turn cancelled" }]);
+    expect(other.outcomes).toEqual([{ type: "aborted", reason: "turn cancelled" }]);
+    expect(unrelated.outcomes).toEqual([]);
+    expect(h.registry.pendingCount("sess_1")).toBe(0);
+    expect(h.registry.pendingCount("sess_2")).toBe(1);
+    expect(h.log.filter((e) => e.stored.entry.kind === "interaction.resolved")).toHaveLength(3);
+  });
+
   it("[Q8] an already aborted signal appends nothing", async () => {
     const h = createHarness();
     const controller = h.controller();

@@ -84,17 +84,30 @@ function adoptionKey(sessionId: string, toolCallId: string): string {
   return `${sessionId}\u0000${toolCallId}`;
 }
 
-type Settle = (outcome: InteractionOutcome) => void;
+/** How an asker reads an outcome; one of a few shared functions, never a fresh closure. */
+type Translate = (outcome: InteractionOutcome) => unknown;
 
+/**
+ * Thousands of these wait at once (bench/manyQuestions), so the asker is kept as its promise's
+ * resolver plus a shared translation, and the abort signal is watched once per signal, not
+ * once per interaction: no closures or listener records per interaction.
+ */
 interface Pending {
   readonly request: InteractionRequest;
   /** Undefined until the interaction reaches the head and is timed (or found ineligible). */
   countdown: CountdownState | undefined;
   timer: TimerHandle | undefined;
   draft: QuestionDraft | undefined;
-  /** Absent for an interaction restored from the log and not yet adopted by its asker. */
-  settle: Settle | undefined;
-  detachAbort: (() => void) | undefined;
+  /** The three below are absent for an interaction restored from the log and not yet adopted. */
+  deliver: ((value: unknown) => void) | undefined;
+  translate: Translate | undefined;
+  signal: AbortSignal | undefined;
+}
+
+function settle(pending: Pending, outcome: InteractionOutcome): void {
+  const { deliver, translate } = pending;
+  pending.deliver = undefined;
+  if (deliver && translate) deliver(translate(outcome));
 }
 
 interface AutoResolved {
@@ -114,6 +127,8 @@ class Registry implements InteractionRegistry {
     { kind: InteractionRequest["kind"]; outcome: InteractionOutcome }
   >();
   private readonly questions: UserQuestionService;
+  private readonly watchedSignals = new WeakSet<AbortSignal>();
+  private closed = false;
 
   constructor(private readonly deps: InteractionRegistryDeps) {
     this.questions = new UserQuestionService((sessionId, request, signal) =>
@@ -194,7 +209,7 @@ class Registry implements InteractionRegistry {
     if (restoredId !== undefined && restored && restored.request.kind === kind) {
       this.adoptable.delete(key);
       return new Promise<T>((resolve) => {
-        this.attachAsker(restoredId, restored, signal, (outcome) => resolve(map(outcome)));
+        this.attachAsker(restored, signal, resolve as (value: unknown) => void, map);
       });
     }
 
@@ -210,11 +225,12 @@ class Registry implements InteractionRegistry {
         countdown: undefined,
         timer: undefined,
         draft: undefined,
-        settle: undefined,
-        detachAbort: undefined,
+        deliver: undefined,
+        translate: undefined,
+        signal: undefined,
       };
       this.pendingById.set(request.interactionId, pending);
-      this.attachAsker(request.interactionId, pending, signal, (outcome) => resolve(map(outcome)));
+      this.attachAsker(pending, signal, resolve as (value: unknown) => void, map);
       const queue = this.queueOf(sessionId);
       queue.push(request.interactionId);
       if (queue.length === 1) this.activateHead(sessionId);
@@ -222,18 +238,28 @@ class Registry implements InteractionRegistry {
   }
 
   private attachAsker(
-    interactionId: string,
     pending: Pending,
     signal: AbortSignal,
-    settle: Settle,
+    deliver: (value: unknown) => void,
+    translate: Translate,
   ): void {
-    pending.settle = settle;
-    const onAbort = () => {
-      const current = this.pendingById.get(interactionId);
-      if (current) this.abortOne(interactionId, current, abortReason(signal), true);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.detachAbort = () => signal.removeEventListener("abort", onAbort);
+    pending.deliver = deliver;
+    pending.translate = translate;
+    pending.signal = signal;
+    if (this.watchedSignals.has(signal)) return;
+    this.watchedSignals.add(signal);
+    signal.addEventListener("abort", () => this.abortAllAskedUnder(signal), { once: true });
+  }
+
+  /** Q8: a cancelled turn takes every interaction it is still waiting on with it. */
+  private abortAllAskedUnder(signal: AbortSignal): void {
+    if (this.closed) return;
+    const reason = abortReason(signal);
+    for (const [interactionId, pending] of [...this.pendingById]) {
+      if (pending.signal === signal && this.pendingById.has(interactionId)) {
+        this.abortOne(interactionId, pending, reason, true);
+      }
+    }
   }
 
   private queueOf(sessionId: string): string[] {
@@ -343,8 +369,8 @@ class Registry implements InteractionRegistry {
       return false;
     }
     this.forget(interactionId, pending, outcome);
-    if (pending.settle) {
-      pending.settle(outcome);
+    if (pending.deliver) {
+      settle(pending, outcome);
     } else {
       const key = adoptionKey(sessionId, pending.request.toolCallId);
       this.adoptable.delete(key);
@@ -357,8 +383,7 @@ class Registry implements InteractionRegistry {
   private forget(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
     if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
     pending.timer = undefined;
-    pending.detachAbort?.();
-    pending.detachAbort = undefined;
+    pending.signal = undefined;
     this.pendingById.delete(interactionId);
     const sessionId = pending.request.sessionId;
     const queue = this.queues.get(sessionId);
@@ -386,7 +411,7 @@ class Registry implements InteractionRegistry {
     const outcome: InteractionOutcome = { type: "aborted", reason };
     if (this.resolve(interactionId, pending, outcome, activateNext)) return;
     this.forget(interactionId, pending, outcome);
-    pending.settle?.(outcome);
+    settle(pending, outcome);
     if (activateNext) this.activateHead(pending.request.sessionId);
   }
 
@@ -576,8 +601,9 @@ class Registry implements InteractionRegistry {
         countdown: countdowns.get(interactionId),
         timer: undefined,
         draft: drafts.get(interactionId),
-        settle: undefined,
-        detachAbort: undefined,
+        deliver: undefined,
+        translate: undefined,
+        signal: undefined,
       });
       queue.push(interactionId);
       this.adoptable.set(adoptionKey(sessionId, request.toolCallId), interactionId);
@@ -649,11 +675,10 @@ class Registry implements InteractionRegistry {
   }
 
   close(): void {
+    this.closed = true;
     for (const pending of this.pendingById.values()) {
       if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
       pending.timer = undefined;
-      pending.detachAbort?.();
-      pending.detachAbort = undefined;
     }
   }
 }
