@@ -48,6 +48,11 @@ export interface InteractionPort {
   /** A7: rebuild pending interactions of a session from its log after a restart. */
   restore(sessionId: string, entries: readonly StoredEntry[]): void;
   pendingCount(sessionId: string): number;
+  /**
+   * A7: the user answered this call's question before a restart and the answer waits for the
+   * re-run call to ask again. The re-run must honour it even if the answer changed the mode.
+   */
+  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean;
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
   close(): void;

@@ -187,6 +187,11 @@ class Registry implements InteractionRegistry {
     );
   }
 
+  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean {
+    const decided = this.outcomesForAdoption.get(adoptionKey(sessionId, toolCallId));
+    return decided?.kind === "question" && decided.outcome.type === "answered";
+  }
+
   private enqueue<T>(
     sessionId: string,
     toolCallId: string,

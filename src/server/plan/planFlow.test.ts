@@ -18,6 +18,7 @@ import { SessionLog } from "../store/sessionLog.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { waitForEntry } from "../testing/waitFor.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
+import { planReviewQuestion } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { planFilePath } from "./planFile.ts";
 import { planModeExitedReminder, planModeReminderFull } from "./planTexts.ts";
@@ -263,6 +264,54 @@ describe("plan mode through the session manager (real log, registry and tools)",
     open();
     expect(manager.mode(id)).toEqual({ permissionMode: "auto", planEnabled: true });
     expect(manager.setMode(id, "build")).toEqual({ permissionMode: "build", planEnabled: false });
+  });
+
+  it("[A7][P8] a plan approved just before a crash is carried out after the restart, not denied", async () => {
+    open();
+    const { id } = manager.create({ mode: "edit" });
+    manager.setMode(id, "plan");
+    // The log as a crash leaves it: approved, plan mode already off, no tool result yet.
+    log.append(id, { kind: "user.message", text: "plan a cache" });
+    log.append(id, { kind: "turn.started" });
+    log.append(id, {
+      kind: "tool.call",
+      callId: "call_9",
+      name: "ExitPlanMode",
+      input: { plan: PLAN },
+    });
+    log.append(id, {
+      kind: "interaction.requested",
+      request: {
+        kind: "question",
+        interactionId: "int_review",
+        sessionId: id,
+        toolName: "ExitPlanMode",
+        toolCallId: "call_9",
+        questions: [planReviewQuestion(PLAN)],
+        createdAt: 0,
+      },
+    });
+    log.append(id, {
+      kind: "interaction.resolved",
+      interactionId: "int_review",
+      outcome: {
+        type: "answered",
+        answers: { "Review this implementation plan": { labels: ["Approve"] } },
+        auto: false,
+      },
+    });
+    manager.setMode(id, "edit");
+    await manager.close();
+    db.close();
+
+    open();
+    await manager.idle(id);
+    const exit = results(id).find((e) => e.callId === "call_9");
+    expect(exit?.isError).toBe(false);
+    expect(exit?.output).toContain(`## Approved Plan:\n${PLAN}`);
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(PLAN);
+    expect(manager.mode(id)).toEqual({ permissionMode: "edit", planEnabled: false });
+    expect(entries(id).filter((e) => e.kind === "interaction.requested")).toHaveLength(1);
   });
 
   it("'Always allow' on a tool approval saves a project rule, and the next call to that path runs without a card", async () => {

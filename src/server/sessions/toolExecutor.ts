@@ -66,8 +66,16 @@ export class ToolExecutor {
     }
     const input = parsed.data;
 
+    // A7: an answer given before a restart was given under the mode of its time; the answer
+    // itself (an approved plan ends plan mode) must not make the re-run call fail.
+    const answeredBeforeRestart = this.deps.interactions.answeredBeforeRestart(
+      sessionId,
+      call.callId,
+    );
     const verdict = this.deps.permissions(tool, input, mode());
-    if (verdict.type === "deny") return failure(`${call.name} is not allowed: ${verdict.reason}.`);
+    if (verdict.type === "deny" && !answeredBeforeRestart) {
+      return failure(`${call.name} is not allowed: ${verdict.reason}.`);
+    }
     // Q5: a tool that asks the user itself runs; its own question is the asking.
     if (verdict.type === "ask" && verdict.by !== "tool") {
       const refusal = await this.askPermission(sessionId, tool, call, input, signal);
@@ -81,6 +89,7 @@ export class ToolExecutor {
       workspace: this.deps.workspace,
       signal,
       mode,
+      answeredBeforeRestart,
       askUser: (request) => this.deps.interactions.askQuestions(sessionId, request, signal),
     };
     try {

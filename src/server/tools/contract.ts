@@ -20,6 +20,8 @@ export interface ToolContext {
   readonly workspace: string;
   readonly signal: AbortSignal;
   readonly mode: () => ExecutionMode;
+  /** A7: this call is a re-run whose question the user answered before a restart. */
+  readonly answeredBeforeRestart?: boolean;
   /** Ask the user through the interaction queue; resolves once (R3). */
   readonly askUser?: (request: {
     toolName: string;

@@ -146,7 +146,8 @@ export function createExitPlanModeTool(
     allowedInPlanMode: true,
     summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
     async run(input, context) {
-      if (!context.mode().planEnabled) {
+      // A re-run after a restart may find plan mode already ended by the approval it carries.
+      if (!context.mode().planEnabled && !context.answeredBeforeRestart) {
         return { output: `${exitPlanModeOutsidePlanReason()}.`, isError: true };
       }
       if (!context.askUser) {
