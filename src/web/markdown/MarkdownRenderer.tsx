@@ -1,39 +1,9 @@
 import { memo, useEffect, useMemo, useState } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import remarkGfm from "remark-gfm";
+import { renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdownBlocks } from "./splitBlocks.ts";
 
-const plugins = [remarkGfm];
-
-const components: Components = {
-  a({ node: _node, href, children, ...rest }) {
-    // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
-    if (!href) return <span className="md-unsafe-link">{children}</span>;
-    return (
-      <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
-        {children}
-      </a>
-    );
-  },
-  table({ node: _node, ...rest }) {
-    return (
-      <div className="md-table-scroll">
-        <table {...rest} />
-      </div>
-    );
-  },
-  img({ node: _node, src, alt, ...rest }) {
-    if (!src) return <span>{alt}</span>;
-    return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
-  },
-};
-
 const Block = memo(function Block({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={plugins} components={components} skipHtml>
-      {text}
-    </ReactMarkdown>
-  );
+  return renderMarkdown(text);
 });
 
 // Characters of markdown parsed per task: small steps keep each task well under 50 ms.

@@ -1,0 +1,61 @@
+import { toJsxRuntime } from "hast-util-to-jsx-runtime";
+import type { ReactNode } from "react";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
+import type { Components } from "react-markdown";
+import { markdownToHast } from "./markdownToHast.ts";
+
+export const components: Components = {
+  a({ node: _node, href, children, ...rest }) {
+    // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
+    if (!href) return <span className="md-unsafe-link">{children}</span>;
+    return (
+      <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
+        {children}
+      </a>
+    );
+  },
+  table({ node: _node, ...rest }) {
+    return (
+      <div className="md-table-scroll">
+        <table {...rest} />
+      </div>
+    );
+  },
+  img({ node: _node, src, alt, ...rest }) {
+    if (!src) return <span>{alt}</span>;
+    return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
+  },
+};
+
+// Elements are immutable, so a section's render is reused by every card showing the same text:
+// a plan revision re-parses only the sections it changed.
+const CACHE_CHARS = 2_000_000;
+const cache = new Map<string, ReactNode>();
+let cachedChars = 0;
+
+/** Markdown as React elements, built the way react-markdown builds them from the same tree. */
+export function renderMarkdown(text: string): ReactNode {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const rendered = toJsxRuntime(markdownToHast(text), {
+    Fragment,
+    jsx,
+    jsxs,
+    components,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
+  cache.set(text, rendered);
+  cachedChars += text.length;
+  for (const [key] of cache) {
+    if (cachedChars <= CACHE_CHARS) break;
+    cache.delete(key);
+    cachedChars -= key.length;
+  }
+  return rendered;
+}
