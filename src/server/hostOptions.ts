@@ -32,5 +32,6 @@ export function serverOptionsFor(
     defaultMode: options.mode,
     timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
     ...(options.token ? { token: options.token } : {}),
+    ...(models.disallowedTools.length > 0 ? { disallowedTools: [...models.disallowedTools] } : {}),
   };
 }

@@ -45,6 +45,8 @@ export interface ModelSetup {
   readonly connections: ReadonlyMap<string, ProviderConnection>;
   /** The configured default (`defaultModel` or `PLANGATE_MODEL`), unresolved. */
   readonly defaultModel: string | undefined;
+  /** `permission.disallowedTools` of the config file (Q5). */
+  readonly disallowedTools?: readonly string[];
 }
 
 /** A catalog that can also hand out connections and the default model (for the factory). */

@@ -69,14 +69,20 @@ export const PlangateConfigSchema = z.strictObject({
         new Set(Object.keys(providers).map((id) => id.toLowerCase())).size ===
         Object.keys(providers).length,
       "provider ids must differ in more than case",
-    ),
+    )
+    // A file may hold only permission settings; keys in the environment then give providers.
+    .optional(),
   defaultModel: z
     .string()
     .regex(/^[^/\s]+\/\S+$/, "expected provider/model")
     .optional(),
+  /** Q5: tools no permission mode may run, read once at start. */
+  permission: z
+    .strictObject({ disallowedTools: z.array(z.string().min(1)).max(200).optional() })
+    .optional(),
 });
 export type PlangateConfig = z.infer<typeof PlangateConfigSchema>;
-type ProviderConfig = PlangateConfig["providers"][string];
+type ProviderConfig = NonNullable<PlangateConfig["providers"]>[string];
 
 /** A configuration that cannot be used; the message says where and why, never a key. */
 export class ModelConfigError extends Error {
@@ -160,6 +166,7 @@ export async function readModelConfigFile(
  */
 export function buildModelSetup(config: PlangateConfig | null, env: Env): ModelSetup {
   const defaultModel = nonEmpty(env.PLANGATE_MODEL) ?? config?.defaultModel;
+  const disallowedTools = config?.permission?.disallowedTools ?? [];
   const providers = config?.providers ?? synthesiseProviders(env, defaultModel);
   const entries: CatalogEntry[] = [];
   const connections = new Map<string, ProviderConnection>();
@@ -185,7 +192,7 @@ export function buildModelSetup(config: PlangateConfig | null, env: Env): ModelS
       });
     }
   }
-  return { entries, connections, defaultModel };
+  return { entries, connections, defaultModel, disallowedTools };
 }
 
 function synthesiseProviders(

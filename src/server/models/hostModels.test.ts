@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseCliOptions } from "../cliOptions.ts";
+import { serverOptionsFor } from "../hostOptions.ts";
 import { CliProcess } from "../testing/cliProcess.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { ModelConfigError } from "./config.ts";
@@ -72,6 +74,20 @@ describe("host model setup (M1)", () => {
     await expect(setUp({ model: "nope" })).rejects.toThrow(ModelConfigError);
     writeFileSync(join(dir.path, "bad.yaml"), "turns: 3\n");
     await expect(setUp({ model: "scripted:bad.yaml" })).rejects.toThrow(/invalid/);
+  });
+
+  it("[Q5] permission.disallowedTools in the config file reaches the server's permission check", async () => {
+    const permissionOnly = join(dir.path, "permission.json");
+    writeFileSync(
+      permissionOnly,
+      JSON.stringify({ permission: { disallowedTools: ["AskUserQuestion"] } }),
+    );
+    const models = await setUp({ configPath: permissionOnly });
+    expect(models.disallowedTools).toEqual(["AskUserQuestion"]);
+    expect(models.model).toBe(FALLBACK_MODEL);
+    const options = serverOptionsFor(parseCliOptions([], dir.path), models, 0);
+    expect(options.disallowedTools).toEqual(["AskUserQuestion"]);
+    expect((await setUp({})).disallowedTools).toEqual([]);
   });
 
   it("[M1] a bad config file stops the start with a clear error", async () => {

@@ -34,6 +34,8 @@ export interface HostModels {
   readonly model: string;
   /** Why the configured default could not be used, when it could not. */
   readonly warning?: string;
+  /** Q5: `permission.disallowedTools` of the config file at start-up. */
+  readonly disallowedTools: readonly string[];
   providerFor(ref: string): ModelProvider;
   listModels(): Promise<ModelInfo[]>;
 }
@@ -49,7 +51,7 @@ export async function setUpHostModels(options: HostModelOptions): Promise<HostMo
     workspace: options.workspace,
     env: options.env,
   });
-  await catalog.load();
+  const setup = await catalog.load();
   const providerDeps = (ref: string) => ({
     catalog,
     currentProvider: providerIdOf(ref),
@@ -72,6 +74,7 @@ export async function setUpHostModels(options: HostModelOptions): Promise<HostMo
     catalog,
     model,
     ...(warning === undefined ? {} : { warning }),
+    disallowedTools: setup.disallowedTools ?? [],
     providerFor: (ref) => lazyModelProvider(ref, providerDeps(ref)),
     async listModels() {
       try {
