@@ -1,14 +1,23 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPage, repoRoot } from "./build.ts";
 
-const SOURCES = ["package.json", "tsconfig.json", "vite.config.ts", "index.html", "src", "locales"];
+const SOURCES = [
+  "package.json",
+  "tsconfig.json",
+  "vite.config.ts",
+  "index.html",
+  "src",
+  "scripts",
+  "locales",
+];
 
 /**
- * A copy of the project as a user would have it after `npm run build`: sources, the shared
- * node_modules (linked) and a fresh dist/ written after the sources, so the CLI sees it as
- * up to date. The repository's own dist/ is never touched.
+ * A copy of the project as a user would have it after a first `npm start`: sources, the
+ * shared node_modules (linked), and a fresh dist/ and dist-server/ written after the sources,
+ * so neither the page nor the server is rebuilt. The repository's own dist/ is never touched.
  */
 export async function makeBuiltTree(): Promise<{ root: string; remove(): void }> {
   const { outDir } = await buildPage();
@@ -22,5 +31,6 @@ export async function makeBuiltTree(): Promise<{ root: string; remove(): void }>
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
   mkdirSync(join(root, "dist"));
   cpSync(outDir, join(root, "dist"), { recursive: true });
+  execFileSync(process.execPath, ["scripts/serverBundle.mjs"], { cwd: root, stdio: "inherit" });
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

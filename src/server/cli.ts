@@ -1,11 +1,9 @@
-import { resolve } from "node:path";
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
 import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
-
-const root = resolve(import.meta.dirname, "../..");
+import { projectRoot } from "./paths.ts";
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
   const start = (port: number) => createServer(serverOptionsFor(options, models, port));
@@ -30,7 +28,7 @@ async function main(): Promise<void> {
   }
   if (options.build) {
     try {
-      if ((await buildPageIfStale(root)) === "built")
+      if ((await buildPageIfStale(projectRoot)) === "built")
         console.log("plangate: built the page into dist/");
     } catch (error) {
       console.error(

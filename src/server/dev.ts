@@ -4,8 +4,7 @@ import { CliError, parseCliOptions, USAGE } from "./cliOptions.ts";
 import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { tokenCookieName } from "./http/auth.ts";
 import { createServer } from "./http/server.ts";
-
-const root = resolve(import.meta.dirname, "../..");
+import { projectRoot as root } from "./paths.ts";
 
 /**
  * `npm run dev`: the protocol server on a free port behind Vite's dev server (hot reload).

@@ -13,6 +13,7 @@ import type { ConfiguredModelCatalog } from "../models/catalog.ts";
 import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
+import { projectRoot } from "../paths.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { PermissionService } from "../permissions/service.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
@@ -39,8 +40,6 @@ import {
   UNAUTHORIZED_PAGE,
 } from "./auth.ts";
 import { serializeCookie } from "./cookies.ts";
-
-const repoRoot = resolve(import.meta.dirname, "../../..");
 
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
@@ -94,7 +93,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const clock = options.clock ?? systemClock;
   const token = options.token ?? randomBytes(32).toString("hex");
   const workspace = realpathSync(options.workspace);
-  const distDir = resolve(options.distDir ?? join(repoRoot, "dist"));
+  const distDir = resolve(options.distDir ?? join(projectRoot, "dist"));
   const configuredModel = options.model ?? "scripted:demo";
 
   const providers = new Map<string, ModelProvider>();

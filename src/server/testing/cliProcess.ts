@@ -16,10 +16,12 @@ export class CliProcess {
   }
 
   static spawn(args: string[]): CliProcess {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/cli.ts", ...args], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    return CliProcess.node(["--import", "tsx", "src/server/cli.ts", ...args], root);
+  }
+
+  /** `node <args>` in `cwd`, e.g. the `npm start` launcher of a copy of the project. */
+  static node(args: string[], cwd: string): CliProcess {
+    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     return new CliProcess(child);
   }
 

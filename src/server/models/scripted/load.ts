@@ -1,12 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ModelInfo } from "../../../protocol/index.ts";
+import { scenariosDir } from "../../paths.ts";
 import type { ModelProvider } from "../provider.ts";
 import { loadScenario } from "./scenario.ts";
 import { ScriptedProvider } from "./scriptedProvider.ts";
 
-const scenariosDir = fileURLToPath(new URL("./scenarios/", import.meta.url));
 const bundledName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Names of the scenarios shipped with plangate, e.g. `["demo"]`. */

@@ -1,0 +1,104 @@
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PROTOCOL_VERSION } from "../protocol/index.ts";
+import { CliProcess } from "./testing/cliProcess.ts";
+import { tempDir } from "./testing/helpers.ts";
+import { TestClient } from "./testing/wsClient.ts";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+const PAGE = '<!doctype html><div id="root">launcher test page</div>';
+
+// `npm start` is `node scripts/start.mjs`: run it in a copy of the project, so the bundle it
+// builds (dist-server/) is this test's own and the repository's is never touched.
+describe("the npm start launcher", () => {
+  let tree: ReturnType<typeof tempDir>;
+  let workspace: ReturnType<typeof tempDir>;
+  const running: CliProcess[] = [];
+  const clients: TestClient[] = [];
+
+  beforeAll(() => {
+    tree = tempDir("plangate-launcher-");
+    for (const source of ["package.json", "scripts", "src"]) {
+      cpSync(join(repoRoot, source), join(tree.path, source), { recursive: true });
+    }
+    symlinkSync(join(repoRoot, "node_modules"), join(tree.path, "node_modules"), "dir");
+    mkdirSync(join(tree.path, "dist"));
+    writeFileSync(join(tree.path, "dist", "index.html"), PAGE);
+  });
+  beforeEach(() => {
+    workspace = tempDir();
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    for (const cli of running.splice(0)) await cli.kill();
+    workspace.remove();
+  });
+  afterAll(() => tree.remove());
+
+  const launch = (args: string[]) => {
+    const cli = CliProcess.node(["scripts/start.mjs", ...args], tree.path);
+    running.push(cli);
+    return cli;
+  };
+
+  const help = async () => {
+    const cli = launch(["--help"]);
+    expect(await cli.exited()).toBe(0);
+    return cli.output;
+  };
+
+  it("[R1] builds the server bundle, which serves the page behind the token and says hello on /ws", async () => {
+    const cli = launch([
+      "--port",
+      "0",
+      "--workspace",
+      workspace.path,
+      "--token",
+      "tok",
+      "--no-build",
+    ]);
+    const url = await cli.url();
+    expect(cli.output).toContain("plangate: built the server into dist-server/");
+    expect(url.hostname).toBe("127.0.0.1");
+
+    const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+    expect(first.status).toBe(302);
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const page = await fetch(new URL(first.headers.get("location") ?? "/", url), {
+      headers: { cookie, accept: "text/html" },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(PAGE);
+
+    const client = await TestClient.open(`ws://${url.host}/ws?token=tok`);
+    clients.push(client);
+    client.send({ type: "hello", protocol: PROTOCOL_VERSION });
+    const welcome = await client.next("welcome");
+    expect(welcome.protocol).toBe(PROTOCOL_VERSION);
+  }, 60_000);
+
+  it("[R1] reuses a fresh bundle, and rebuilds a stale one before running it", async () => {
+    await help();
+    expect(await help()).not.toContain("built the server");
+
+    const cliOptions = join(tree.path, "src", "server", "cliOptions.ts");
+    const edited = readFileSync(cliOptions, "utf8").replace(
+      "Usage: npm start -- [options]",
+      "Usage: npm start -- [options] (edited after the build)",
+    );
+    writeFileSync(cliOptions, edited);
+    const afterEdit = await help();
+    expect(afterEdit).toContain("plangate: built the server into dist-server/");
+    expect(afterEdit).toContain("(edited after the build)");
+    expect(await help()).not.toContain("built the server");
+
+    writeFileSync(
+      cliOptions,
+      edited.replace("export const DEFAULT_PORT", "export const DEFAULT_PORT ="),
+    );
+    const broken = launch(["--help"]);
+    expect(await broken.exited()).toBe(1);
+    expect(broken.output).toContain("plangate: could not build the server");
+    expect(broken.output).not.toContain("Usage:");
+  }, 60_000);
+});
