@@ -174,6 +174,18 @@ describe("PlanReviewPanel", () => {
     );
   });
 
+  it("[X3] follows feedback typed in another tab until this tab edits it", async () => {
+    const { rerender, user } = setup();
+    const draft = (feedback: string) => ({ page: 0, picks: {}, other: {}, feedback });
+    rerender({ draft: draft("Keep it small") });
+    const box = screen.getByRole("textbox", { name: /Feedback for the agent/ });
+    expect(box).toHaveValue("Keep it small");
+    expect(box).toBeVisible();
+    await user.type(box, "!");
+    rerender({ draft: draft("Other tab's text") });
+    expect(box).toHaveValue("Keep it small!");
+  });
+
   it("[W5] reaches the plan and every action by Tab, and Enter on the plan approves nothing", async () => {
     const { props, user } = setup();
     expect(screen.getByRole("region", { name: "Plan" })).toHaveFocus();

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
@@ -37,12 +37,23 @@ export function PlanReviewPanel({
   const { question, plan, approve, refuse } = review;
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
+  const followedDraft = useRef(draft);
+  const editedHere = useRef(false);
   const { latched, rejection, fire } = useOneShotLatch(receipt);
   const activity = useQuestionActivity({ onDraft: onDraft ?? (() => {}) });
   const bodyRef = useRef<HTMLElement>(null);
   const feedbackId = useId();
   // The plan body, not a button, takes focus: Enter on a focused Approve would be an accident.
   useClaimFocus(bodyRef);
+
+  // X3: feedback typed in another tab is followed live until this tab edits it itself.
+  useEffect(() => {
+    if (draft === undefined || draft === followedDraft.current || editedHere.current) return;
+    followedDraft.current = draft;
+    const text = draft.feedback ?? "";
+    setFeedback(text);
+    if (text.trim() !== "") setFeedbackOpen(true);
+  }, [draft]);
 
   function answer(label: string, other?: string) {
     fire(() => {
@@ -68,6 +79,7 @@ export function PlanReviewPanel({
   }
 
   function onFeedbackChange(text: string) {
+    editedHere.current = true;
     setFeedback(text);
     activity.record({ page: 0, picks: {}, other: {}, feedback: text });
   }
