@@ -6,7 +6,10 @@ import { ModeName } from "./modes.ts";
 import { QuestionAnswers, QuestionDraft } from "./question.ts";
 import { Settings, SettingsPatch } from "./settings.ts";
 
-export const PROTOCOL_VERSION = 1;
+/** 2: snapshots hold the log's tail plus the older entries still in effect; `session.history` pages the rest. */
+export const PROTOCOL_VERSION = 2;
+/** The most entries one `session.history` page may ask for. */
+export const MAX_HISTORY_PAGE = 1000;
 /** Frames above this many bytes are refused (R2); the server closes with 1009. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
@@ -34,6 +37,13 @@ export const ClientFrame = z.discriminatedUnion("type", [
     type: z.literal("session.open"),
     sessionId,
     lastSeq: z.optional(z.number().check(z.int(), z.minimum(0))),
+  }),
+  /** Entries just before `beforeSeq`, newest page first: what "Show earlier" asks for. */
+  z.strictObject({
+    type: z.literal("session.history"),
+    sessionId,
+    beforeSeq: z.number().check(z.int(), z.positive()),
+    limit: z.optional(z.number().check(z.int(), z.positive(), z.maximum(MAX_HISTORY_PAGE))),
   }),
   z.strictObject({
     type: z.literal("prompt"),
@@ -79,6 +89,13 @@ export const ModelInfo = z.strictObject({
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
+/** Entries of the log that a frame left out and `session.history` can fetch: seq 1 up to `beforeSeq` − 1. */
+export const EarlierHistory = z.strictObject({
+  beforeSeq: z.number().check(z.int(), z.positive()),
+  count: z.number().check(z.int(), z.positive()),
+});
+export type EarlierHistory = z.infer<typeof EarlierHistory>;
+
 export const ServerFrame = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("welcome"),
@@ -98,7 +115,36 @@ export const ServerFrame = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("snapshot"),
     session: SessionSummary,
+    entries: z
+      .array(StoredEntry)
+      .check(
+        z.describe(
+          "A run of the log without gaps that ends at the session's last entry: everything after the client's lastSeq, or the latest part of the log.",
+        ),
+      ),
+    context: z.optional(
+      z
+        .array(StoredEntry)
+        .check(
+          z.describe(
+            "Entries before `entries` that still shape the session's state (pending interactions, latest mode, model, todos, turn, requests that `entries` resolve). Folded into state, not drawn in the transcript.",
+          ),
+        ),
+    ),
+    earlier: z.optional(EarlierHistory),
+  }),
+  /** The answer to `session.history`: the entries just before `beforeSeq`, in order. */
+  z.strictObject({
+    type: z.literal("history"),
+    sessionId,
+    beforeSeq: z.number(),
     entries: z.array(StoredEntry),
+    context: z.optional(
+      z
+        .array(StoredEntry)
+        .check(z.describe("Requests that this page's resolutions answer, from before it.")),
+    ),
+    earlier: z.optional(EarlierHistory),
   }),
   z.strictObject({ type: z.literal("session.upserted"), session: SessionSummary }),
   z.strictObject({ type: z.literal("settings.changed"), settings: Settings }),

@@ -44,6 +44,18 @@ export const migrations: ReadonlyArray<(db: Database) => void> = [
       ) WITHOUT ROWID;
     `);
   },
+  // A bounded snapshot finds the entries still in effect (latest of a kind, open interactions) by index.
+  (db) => {
+    db.exec(`
+      ALTER TABLE entries ADD COLUMN interaction_id TEXT;
+      UPDATE entries
+        SET interaction_id = coalesce(json_extract(body, '$.interactionId'), json_extract(body, '$.request.interactionId'))
+        WHERE kind IN ('interaction.requested', 'interaction.countdown', 'interaction.draft', 'interaction.resolved');
+      CREATE INDEX entries_by_kind ON entries (session_id, kind, seq);
+      CREATE INDEX entries_by_interaction ON entries (session_id, interaction_id, kind, seq)
+        WHERE interaction_id IS NOT NULL;
+    `);
+  },
 ];
 
 export function migrate(db: Database, steps = migrations): void {

@@ -56,6 +56,10 @@ export class SessionLog {
     setMode: Statement;
     setTitle: Statement;
     entriesAfter: Statement<[string, number], EntryRow>;
+    entriesBefore: Statement<[string, number, number], EntryRow>;
+    latestOfKind: Statement<[string, string, number], EntryRow>;
+    openRequests: Statement<[string, number], EntryRow>;
+    latestOfInteraction: Statement<[string, string, string, number], EntryRow>;
   };
 
   constructor(
@@ -70,7 +74,7 @@ export class SessionLog {
       selectSession: db.prepare("SELECT * FROM sessions WHERE id = ?"),
       selectSessions: db.prepare("SELECT * FROM sessions ORDER BY updated_at DESC, id"),
       insertEntry: db.prepare(
-        "INSERT INTO entries (session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       touchSession: db.prepare("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE id = ?"),
       setModel: db.prepare("UPDATE sessions SET model = ? WHERE id = ?"),
@@ -78,6 +82,29 @@ export class SessionLog {
       setMode: db.prepare("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?"),
       entriesAfter: db.prepare(
         "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
+      ),
+      entriesBefore: db.prepare(
+        "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+      ),
+      latestOfKind: db.prepare(
+        `SELECT seq, at, body FROM entries INDEXED BY entries_by_kind
+         WHERE session_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
+      ),
+      openRequests: db.prepare(
+        `SELECT r.seq, r.at, r.body FROM entries r INDEXED BY entries_by_kind
+         WHERE r.session_id = ? AND r.kind = 'interaction.requested' AND r.seq < ?
+           AND NOT EXISTS (
+             SELECT 1 FROM entries x
+             WHERE x.session_id = r.session_id AND x.interaction_id = r.interaction_id
+               AND x.kind = 'interaction.resolved'
+           )
+         ORDER BY r.seq`,
+      ),
+      latestOfInteraction: db.prepare(
+        `SELECT seq, at, body FROM entries INDEXED BY entries_by_interaction
+         WHERE session_id = ? AND interaction_id = ? AND kind = ? AND interaction_id IS NOT NULL
+           AND seq < ?
+         ORDER BY seq DESC LIMIT 1`,
       ),
     };
   }
@@ -138,13 +165,65 @@ export class SessionLog {
 
   entriesAfter(sessionId: string, seq: number): StoredEntry[] {
     return guardStorage("read the session log", () =>
-      this.statements.entriesAfter.all(sessionId, seq).map((row) => ({
-        seq: row.seq,
-        at: row.at,
-        // P1: older logs stored plan as a mode of its own; entries leave here in today's shape.
-        entry: upgradeStoredEntry(JSON.parse(row.body) as SessionEntry),
-      })),
+      this.statements.entriesAfter.all(sessionId, seq).map(toStored),
     );
+  }
+
+  /**
+   * The entries just before `beforeSeq`, in order and without gaps: at most `maxEntries`, and
+   * no more once their bodies pass `maxBytes` (the newest one always comes).
+   */
+  entriesBefore(
+    sessionId: string,
+    beforeSeq: number,
+    limits: { maxEntries: number; maxBytes: number },
+  ): StoredEntry[] {
+    return guardStorage("read the session log", () => {
+      const rows: EntryRow[] = [];
+      let bytes = 0;
+      for (const row of this.statements.entriesBefore.iterate(
+        sessionId,
+        beforeSeq,
+        limits.maxEntries,
+      )) {
+        bytes += row.body.length;
+        if (rows.length > 0 && bytes > limits.maxBytes) break;
+        rows.push(row);
+      }
+      return rows.reverse().map(toStored);
+    });
+  }
+
+  /** The latest entry of that kind before `beforeSeq`. */
+  latestOfKind(
+    sessionId: string,
+    kind: SessionEntry["kind"],
+    beforeSeq: number,
+  ): StoredEntry | undefined {
+    const row = guardStorage("read the session log", () =>
+      this.statements.latestOfKind.get(sessionId, kind, beforeSeq),
+    );
+    return row && toStored(row);
+  }
+
+  /** `interaction.requested` entries before `beforeSeq` that no entry of the log resolves. */
+  openRequests(sessionId: string, beforeSeq: number): StoredEntry[] {
+    return guardStorage("read the session log", () =>
+      this.statements.openRequests.all(sessionId, beforeSeq).map(toStored),
+    );
+  }
+
+  /** The latest entry of that kind about one interaction, before `beforeSeq`. */
+  latestOfInteraction(
+    sessionId: string,
+    interactionId: string,
+    kind: "interaction.requested" | "interaction.countdown" | "interaction.draft",
+    beforeSeq: number,
+  ): StoredEntry | undefined {
+    const row = guardStorage("read the session log", () =>
+      this.statements.latestOfInteraction.get(sessionId, interactionId, kind, beforeSeq),
+    );
+    return row && toStored(row);
   }
 
   getSession(sessionId: string): SessionRecord | undefined {
@@ -170,7 +249,14 @@ export class SessionLog {
     if (!row) throw new SessionNotFoundError(sessionId);
     const at = this.clock.now();
     const seq = row.last_seq + 1;
-    this.statements.insertEntry.run(sessionId, seq, at, entry.kind, JSON.stringify(entry));
+    this.statements.insertEntry.run(
+      sessionId,
+      seq,
+      at,
+      entry.kind,
+      JSON.stringify(entry),
+      interactionIdOf(entry),
+    );
     this.statements.touchSession.run(at, seq, sessionId);
     if (entry.kind === "session.modelChanged") this.statements.setModel.run(entry.model, sessionId);
     // An untitled session is named after what the user first asked, as chat products do.
@@ -196,6 +282,28 @@ export class SessionLog {
         console.error("session log listener failed:", error);
       }
     }
+  }
+}
+
+function toStored(row: EntryRow): StoredEntry {
+  return {
+    seq: row.seq,
+    at: row.at,
+    // P1: older logs stored plan as a mode of its own; entries leave here in today's shape.
+    entry: upgradeStoredEntry(JSON.parse(row.body) as SessionEntry),
+  };
+}
+
+function interactionIdOf(entry: SessionEntry): string | null {
+  switch (entry.kind) {
+    case "interaction.requested":
+      return entry.request.interactionId;
+    case "interaction.countdown":
+    case "interaction.draft":
+    case "interaction.resolved":
+      return entry.interactionId;
+    default:
+      return null;
   }
 }
 

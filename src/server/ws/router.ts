@@ -15,6 +15,13 @@ import { SessionNotFoundError, StorageError } from "../store/errors.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SettingsStore } from "../store/settingsStore.ts";
 import { Client, ClientSet } from "./clients.ts";
+import {
+  HISTORY_LIMITS,
+  historyPage,
+  type LogWindow,
+  latestWindow,
+  SNAPSHOT_LIMITS,
+} from "./logWindow.ts";
 import { readClientFrame } from "./readFrame.ts";
 
 export interface RouterDeps {
@@ -120,6 +127,8 @@ export class WsRouter {
         this.deps.log.requireSession(frame.sessionId);
         this.subscribe(client, frame.sessionId, frame.lastSeq ?? 0);
         return;
+      case "session.history":
+        return this.history(client, frame);
       case "prompt":
         sessions.prompt(frame.sessionId, frame.text);
         return;
@@ -226,6 +235,11 @@ export class WsRouter {
         );
         continue;
       }
+      if (!isShortGap(this.deps.log.requireSession(point.sessionId).lastSeq, point.lastSeq)) {
+        // W3: a gap wider than a snapshot is replaced by one, not replayed entry by entry.
+        this.subscribe(client, point.sessionId, point.lastSeq);
+        continue;
+      }
       client.subscriptions.add(point.sessionId);
       for (const stored of this.deps.log.entriesAfter(point.sessionId, point.lastSeq)) {
         client.send(eventFrame(point.sessionId, stored));
@@ -233,14 +247,40 @@ export class WsRouter {
     }
   }
 
-  /** Reading the log and subscribing happen in one tick, so no entry falls between them. */
+  /**
+   * Reading the log and subscribing happen in one tick, so no entry falls between them. A
+   * client that has the session up to `afterSeq` gets exactly what follows (W3); one that has
+   * nothing, or is too far behind, gets the latest part of the log and what is still in effect.
+   */
   private subscribe(client: Client, sessionId: string, afterSeq: number): void {
     const session = this.deps.log.requireSession(sessionId);
     client.subscriptions.add(sessionId);
+    const window: LogWindow =
+      afterSeq > 0 && isShortGap(session.lastSeq, afterSeq)
+        ? { entries: this.deps.log.entriesAfter(sessionId, afterSeq), context: [] }
+        : latestWindow(this.deps.log, sessionId, session.lastSeq);
     client.send({
       type: "snapshot",
       session: this.deps.sessions.summary(session),
-      entries: this.deps.log.entriesAfter(sessionId, afterSeq),
+      ...windowFields(window),
+    });
+  }
+
+  private history(client: Client, frame: Extract<ClientFrame, { type: "session.history" }>): void {
+    this.deps.log.requireSession(frame.sessionId);
+    const maxEntries = Math.min(
+      frame.limit ?? HISTORY_LIMITS.maxEntries,
+      HISTORY_LIMITS.maxEntries,
+    );
+    const page = historyPage(this.deps.log, frame.sessionId, frame.beforeSeq, {
+      ...HISTORY_LIMITS,
+      maxEntries,
+    });
+    client.send({
+      type: "history",
+      sessionId: frame.sessionId,
+      beforeSeq: frame.beforeSeq,
+      ...windowFields(page),
     });
   }
 
@@ -267,6 +307,18 @@ export class WsRouter {
         session: this.deps.sessions.summary(session),
       });
   }
+}
+
+function isShortGap(lastSeq: number, afterSeq: number): boolean {
+  return lastSeq - afterSeq <= SNAPSHOT_LIMITS.maxEntries;
+}
+
+function windowFields(window: LogWindow) {
+  return {
+    entries: window.entries,
+    ...(window.context.length > 0 ? { context: window.context } : {}),
+    ...(window.earlier ? { earlier: window.earlier } : {}),
+  };
 }
 
 function eventFrame(sessionId: string, stored: StoredEntry): ServerFrame {

@@ -14,6 +14,9 @@ export interface FrameSender {
   send(frame: ClientFrame): boolean;
 }
 
+/** Entries per "Show earlier" page: about one more render window of the transcript. */
+const HISTORY_PAGE = 300;
+
 /** Error codes after which retrying the same connection cannot help. */
 const FATAL_ERRORS = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
 
@@ -51,6 +54,21 @@ export class WebClient {
         ? { type: "session.open", sessionId, lastSeq: view.lastSeq }
         : { type: "session.open", sessionId },
     );
+  }
+
+  /** Asks for the page of entries before the oldest one this client holds. */
+  loadEarlier(sessionId: string): boolean {
+    const state = this.store.getState();
+    const view = state.views[sessionId];
+    if (!view?.earlier || view.loadingEarlier) return false;
+    const sent = this.send({
+      type: "session.history",
+      sessionId,
+      beforeSeq: view.earlier.beforeSeq,
+      limit: HISTORY_PAGE,
+    });
+    if (sent) state.markLoadingEarlier(sessionId);
+    return sent;
   }
 
   createSession(): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ServerFrame } from "../../protocol/index.ts";
+import { PROTOCOL_VERSION, type ServerFrame } from "../../protocol/index.ts";
 import type { ConnectionStatus } from "../store/types.ts";
 import { backoffDelay } from "./backoff.ts";
 import { Connection, type ConnectionOptions, socketUrl } from "./Connection.ts";
@@ -52,7 +52,7 @@ describe("Connection", () => {
     h.connection.start();
     h.latest().open();
     expect(h.latest().sentFrames()).toEqual([
-      { type: "hello", protocol: 1, resume: [{ sessionId: "s1", lastSeq: 7 }] },
+      { type: "hello", protocol: PROTOCOL_VERSION, resume: [{ sessionId: "s1", lastSeq: 7 }] },
     ]);
   });
 
@@ -60,7 +60,7 @@ describe("Connection", () => {
     const h = harness();
     h.connection.start();
     h.latest().open();
-    expect(h.latest().sentFrames()).toEqual([{ type: "hello", protocol: 1 }]);
+    expect(h.latest().sentFrames()).toEqual([{ type: "hello", protocol: PROTOCOL_VERSION }]);
   });
 
   it("connects to /ws on the page's origin", () => {

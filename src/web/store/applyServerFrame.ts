@@ -1,5 +1,12 @@
 import type { ClientFrame, ServerFrame, SessionSummary } from "../../protocol/index.ts";
-import { applyDelta, applyEntries, applyEntry, emptySessionView } from "./sessionView.ts";
+import {
+  applyDelta,
+  applyEntries,
+  applyEntry,
+  emptySessionView,
+  prependEarlier,
+  viewFromWindow,
+} from "./sessionView.ts";
 import type { SessionView, WebData } from "./types.ts";
 
 export interface FrameResult<S extends WebData> {
@@ -31,8 +38,12 @@ export function applyServerFrame<S extends WebData>(
       const sessions = Object.fromEntries(frame.sessions.map((s) => [s.id, s]));
       const selected = state.selectedSessionId;
       const keepSelection = selected !== null && (selected in sessions || selected in state.views);
+      const views = Object.fromEntries(
+        Object.entries(state.views).map(([id, view]) => [id, { ...view, loadingEarlier: false }]),
+      );
       const next: S = {
         ...state,
+        views,
         connection: { status: "open", clockOffsetMs },
         clockOffsetMs,
         sessions,
@@ -67,14 +78,14 @@ export function applyServerFrame<S extends WebData>(
         (min, e) => Math.min(min, e.seq),
         Number.POSITIVE_INFINITY,
       );
-      const continues = known !== undefined && first <= known.lastSeq + 1;
-      const fromStart = frame.entries.length === 0 || first === 1;
+      const continues =
+        known !== undefined && (frame.entries.length === 0 || first <= known.lastSeq + 1);
       let view: SessionView;
       const outgoing: ClientFrame[] = [];
       if (continues && known) {
-        view = applyEntries({ ...known, resyncing: false }, frame.entries);
-      } else if (fromStart) {
-        view = applyEntries(emptySessionView(id), frame.entries);
+        view = applyEntries({ ...known, resyncing: false, loadingEarlier: false }, frame.entries);
+      } else if (frame.entries.length === 0 || first === 1 || frame.earlier) {
+        view = viewFromWindow(id, frame.context ?? [], frame.entries, frame.earlier ?? null);
       } else {
         view = { ...(known ?? emptySessionView(id)), resyncing: true };
         outgoing.push({ type: "session.open", sessionId: id });
@@ -84,6 +95,11 @@ export function applyServerFrame<S extends WebData>(
         next = { ...next, selectedSessionId: id, awaitingCreatedSession: false, page: "session" };
       }
       return { state: next, outgoing };
+    }
+    case "history": {
+      const view = state.views[frame.sessionId];
+      if (!view) return { state, outgoing: [] };
+      return { state: withView(state, prependEarlier(view, frame)), outgoing: [] };
     }
     case "session.upserted":
       return { state: withSession(state, frame.session), outgoing: [] };

@@ -1,10 +1,12 @@
-import type { StoredEntry } from "../../protocol/index.ts";
+import type { EarlierHistory, StoredEntry } from "../../protocol/index.ts";
 import type { SessionView } from "./types.ts";
 
 export function emptySessionView(sessionId: string): SessionView {
   return {
     sessionId,
     entries: [],
+    earlier: null,
+    loadingEarlier: false,
     lastSeq: 0,
     mode: null,
     model: null,
@@ -97,6 +99,67 @@ export function applyEntries(view: SessionView, entries: readonly StoredEntry[])
     result = foldEntry(result, stored, accepted);
   }
   return result;
+}
+
+/**
+ * Builds a view from the latest part of a log: `context` (older entries still in effect)
+ * shapes state only, then `entries` are folded as usual and make up the transcript.
+ */
+export function viewFromWindow(
+  sessionId: string,
+  context: readonly StoredEntry[],
+  entries: readonly StoredEntry[],
+  earlier: EarlierHistory | null,
+): SessionView {
+  let view = emptySessionView(sessionId);
+  for (const stored of [...context].sort((a, b) => a.seq - b.seq)) {
+    view = foldEntry(view, stored, view.entries);
+  }
+  return { ...applyEntries(view, entries), earlier };
+}
+
+/**
+ * Puts a page of older entries in front of the transcript. State is already current, so the
+ * page only adds what lines about the past look up: requests and how they ended. A page that
+ * does not end right where the view begins (late, or a duplicate) changes nothing.
+ */
+export function prependEarlier(
+  view: SessionView,
+  page: {
+    beforeSeq: number;
+    entries: readonly StoredEntry[];
+    context?: readonly StoredEntry[];
+    earlier?: EarlierHistory;
+  },
+): SessionView {
+  const settled = { ...view, loadingEarlier: false };
+  if (view.earlier === null || page.beforeSeq !== view.earlier.beforeSeq) return settled;
+  const older = [...page.entries]
+    .filter((stored) => stored.seq < page.beforeSeq)
+    .sort((a, b) => a.seq - b.seq);
+  const last = older[older.length - 1];
+  if (last && last.seq !== page.beforeSeq - 1) return settled;
+  let requests = view.requests;
+  let resolved = view.resolved;
+  for (const stored of [...(page.context ?? []), ...older]) {
+    const entry = stored.entry;
+    if (entry.kind === "interaction.requested" && !requests[entry.request.interactionId]) {
+      requests = { ...requests, [entry.request.interactionId]: entry.request };
+    }
+    if (entry.kind === "interaction.resolved" && !resolved[entry.interactionId]) {
+      resolved = {
+        ...resolved,
+        [entry.interactionId]: { outcome: entry.outcome, at: stored.at },
+      };
+    }
+  }
+  return {
+    ...settled,
+    entries: [...older, ...view.entries],
+    requests,
+    resolved,
+    earlier: page.earlier ?? null,
+  };
 }
 
 /** Streamed text arrives in pieces; the next assistant.message or turn end clears it. */

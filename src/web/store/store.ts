@@ -42,7 +42,17 @@ const createSessionsSlice: Slice<SessionsSlice> = (set) => ({
   expectCreatedSession: () => set({ awaitingCreatedSession: true }),
 });
 
-const createTranscriptsSlice: Slice<TranscriptsSlice> = () => ({ views: {}, receipts: {} });
+const createTranscriptsSlice: Slice<TranscriptsSlice> = (set) => ({
+  views: {},
+  receipts: {},
+  markLoadingEarlier: (sessionId) =>
+    set((state) => {
+      const view = state.views[sessionId];
+      return view
+        ? { views: { ...state.views, [sessionId]: { ...view, loadingEarlier: true } } }
+        : {};
+    }),
+});
 
 const createSettingsSlice: Slice<SettingsSlice> = () => ({ settings: DEFAULT_SETTINGS });
 

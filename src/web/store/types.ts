@@ -1,4 +1,5 @@
 import type {
+  EarlierHistory,
   ErrorCode,
   ExecutionMode,
   InteractionOutcome,
@@ -27,7 +28,12 @@ export interface ResolvedInteraction {
 /** One session as this client has folded its log so far. */
 export interface SessionView {
   sessionId: string;
+  /** The part of the log this client holds, without gaps, ending at `lastSeq`. */
   entries: StoredEntry[];
+  /** Older entries the server still has; "Show earlier" fetches them. */
+  earlier: EarlierHistory | null;
+  /** A `session.history` request is on its way. */
+  loadingEarlier: boolean;
   lastSeq: number;
   mode: ExecutionMode | null;
   model: string | null;
@@ -74,6 +80,8 @@ export interface SessionsSlice {
 export interface TranscriptsSlice {
   views: Record<string, SessionView>;
   receipts: Record<string, ReceiptView>;
+  /** Marks that a page of earlier entries was asked for, so the next click waits for it. */
+  markLoadingEarlier(sessionId: string): void;
 }
 
 export interface SettingsSlice {

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
 import {
   AssistantMessage,
@@ -55,6 +56,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const loaded = useAppStore((s) => s.views[sessionId] !== undefined);
   const entries = useAppStore((s) => s.views[sessionId]?.entries ?? EMPTY);
   const streaming = useAppStore((s) => s.views[sessionId]?.streaming ?? "");
+  const hasEarlier = useAppStore((s) => (s.views[sessionId]?.earlier ?? null) !== null);
+  const loadingEarlier = useAppStore((s) => s.views[sessionId]?.loadingEarlier ?? false);
+  const client = useClient();
   const items = useMemo(() => transcriptItems(entries), [entries]);
   const [shownCount, setShownCount] = useState(TRANSCRIPT_PAGE);
   const visibleItems = items.length > shownCount ? items.slice(items.length - shownCount) : items;
@@ -63,16 +67,17 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const stuckToBottom = useRef(true);
   const heightBeforeReveal = useRef<number | null>(null);
 
-  // Revealing earlier items must keep the reader's place on screen.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the window grows
+  // Revealing earlier items must keep the reader's place on screen, also when they come
+  // from the server a moment after the click.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the window or the items grow
   useLayoutEffect(() => {
     const element = scroller.current;
     const previous = heightBeforeReveal.current;
-    if (element && previous !== null) {
+    if (element && previous !== null && element.scrollHeight !== previous) {
       element.scrollTop += element.scrollHeight - previous;
       heightBeforeReveal.current = null;
     }
-  }, [shownCount]);
+  }, [shownCount, items]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever content grows
   useLayoutEffect(() => {
@@ -110,14 +115,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         {loaded && items.length === 0 && streaming === "" ? (
           <p className="transcript-empty">{t("transcript.empty")}</p>
         ) : null}
-        {hiddenCount > 0 ? (
+        {hiddenCount > 0 || hasEarlier ? (
           <button
             type="button"
             className="transcript-show-earlier"
             data-testid="transcript-show-earlier"
+            aria-busy={hiddenCount === 0 && loadingEarlier}
+            disabled={hiddenCount === 0 && loadingEarlier}
             onClick={() => {
               heightBeforeReveal.current = scroller.current?.scrollHeight ?? null;
-              setShownCount((count) => count + TRANSCRIPT_PAGE);
+              setShownCount((count) => Math.min(count, items.length) + TRANSCRIPT_PAGE);
+              // The server holds the rest: fetch the next page once the loaded items run out.
+              if (hiddenCount <= TRANSCRIPT_PAGE && hasEarlier) client.loadEarlier(sessionId);
             }}
           >
             {t("transcript.showEarlier")}
