@@ -297,3 +297,120 @@ describe("applyServerFrame: welcome, sessions, settings", () => {
     expect(state.lastError).toEqual({ code: "SESSION_BUSY", message: "busy", ref: undefined });
   });
 });
+
+describe("applyServerFrame: the latest part of a long log", () => {
+  const tail = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) =>
+      stored(from + i, { kind: "user.message", text: `m${from + i}` }),
+    );
+  const plan = { permissionMode: "build", planEnabled: true } as const;
+  const boundedSnapshot = (): ServerFrame => ({
+    type: "snapshot",
+    session: summary("s1", { lastSeq: 1_000 }),
+    context: [
+      stored(1, created),
+      stored(5, { kind: "session.modeChanged", mode: plan }),
+      stored(6, {
+        kind: "todos.updated",
+        todos: [{ content: "Ship", status: "in_progress", priority: "high" }],
+      }),
+      stored(7, { kind: "interaction.requested", request: questionRequest("q_open") }),
+      stored(8, {
+        kind: "interaction.draft",
+        interactionId: "q_open",
+        draft: { page: 0, picks: { x: ["SQLite (Recommended)"] }, other: {} },
+      }),
+      stored(9, { kind: "interaction.requested", request: questionRequest("q_late") }),
+      stored(10, { kind: "turn.started" }),
+    ],
+    entries: [
+      ...tail(801, 999),
+      stored(1_000, {
+        kind: "interaction.resolved",
+        interactionId: "q_late",
+        outcome: { type: "answered", answers: {}, auto: true },
+      }),
+    ],
+    earlier: { beforeSeq: 801, count: 800 },
+  });
+
+  it("[W3] derives mode, todos, the running turn and the pending question from context, and draws only the tail", () => {
+    const view = fold([boundedSnapshot()]).state.views.s1!;
+    expect(view.entries.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => 801 + i));
+    expect(view.lastSeq).toBe(1_000);
+    expect(view.mode).toEqual(plan);
+    expect(view.todos.map((t) => t.content)).toEqual(["Ship"]);
+    expect(view.running).toBe(true);
+    expect(view.pending.map((p) => p.request.interactionId)).toEqual(["q_open"]);
+    expect(view.pending[0]!.draft?.picks).toEqual({ x: ["SQLite (Recommended)"] });
+    expect(view.requests.q_late?.interactionId).toBe("q_late");
+    expect(view.earlier).toEqual({ beforeSeq: 801, count: 800 });
+  });
+
+  it("[W3] replaces a view that is too far behind with the bounded snapshot", () => {
+    const { state, outgoing } = fold([boundedSnapshot()], opened());
+    expect(outgoing).toEqual([]);
+    expect(state.views.s1!.entries[0]!.seq).toBe(801);
+    expect(state.views.s1!.pending).toHaveLength(1);
+  });
+
+  it("[W3] keeps a view whose snapshot brings nothing new", () => {
+    const start = fold([snapshotFrame("s1", [stored(1, created), ...tail(2, 5)])]).state;
+    const { state } = fold([snapshotFrame("s1", [], { lastSeq: 5 })], start);
+    expect(state.views.s1!.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("[W1] puts earlier pages in front, in order, until the log's start, without touching state", () => {
+    let state = fold([boundedSnapshot()]).state;
+    const page = (beforeSeq: number, from: number, extra: Partial<ServerFrame> = {}): ServerFrame =>
+      ({
+        type: "history",
+        sessionId: "s1",
+        beforeSeq,
+        entries: tail(from, beforeSeq - 1),
+        ...(from > 1 ? { earlier: { beforeSeq: from, count: from - 1 } } : {}),
+        ...extra,
+      }) as ServerFrame;
+    state = fold([page(801, 401)], state).state;
+    expect(state.views.s1!.earlier).toEqual({ beforeSeq: 401, count: 400 });
+    // A late duplicate of the same page changes nothing.
+    state = fold([page(801, 401)], state).state;
+    state = fold([page(401, 1)], state).state;
+    const view = state.views.s1!;
+    expect(view.entries.map((e) => e.seq)).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+    expect(view.earlier).toBeNull();
+    expect(view.loadingEarlier).toBe(false);
+    expect(view.mode).toEqual(plan);
+    expect(view.pending.map((p) => p.request.interactionId)).toEqual(["q_open"]);
+  });
+
+  it("[X2] an earlier page brings the requests its resolved lines quote", () => {
+    let state = fold([boundedSnapshot()]).state;
+    state = fold(
+      [
+        {
+          type: "history",
+          sessionId: "s1",
+          beforeSeq: 801,
+          entries: [
+            ...tail(701, 799),
+            stored(800, {
+              kind: "interaction.resolved",
+              interactionId: "q_old",
+              outcome: { type: "cancelled" },
+            }),
+          ],
+          context: [
+            stored(3, { kind: "interaction.requested", request: questionRequest("q_old") }),
+          ],
+          earlier: { beforeSeq: 701, count: 700 },
+        },
+      ],
+      state,
+    ).state;
+    const view = state.views.s1!;
+    expect(view.requests.q_old?.interactionId).toBe("q_old");
+    expect(view.resolved.q_old?.outcome).toEqual({ type: "cancelled" });
+    expect(view.pending.map((p) => p.request.interactionId)).toEqual(["q_open"]);
+  });
+});

@@ -2,8 +2,8 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../protocol/index.ts";
-import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
+import type { ServerFrame, SessionEntry } from "../../protocol/index.ts";
+import { created, questionRequest, snapshotFrame, stored, summary } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 import { Transcript } from "./Transcript.tsx";
 
@@ -33,6 +33,59 @@ describe("Transcript", () => {
     expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(300);
     await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
     expect(within(transcript).getByText("message 0")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Show earlier messages" })).not.toBeInTheDocument();
+  });
+
+  it("[W1] Show earlier fetches older messages from the server when the loaded ones run out", async () => {
+    const user = userEvent.setup();
+    const message = (seq: number) =>
+      stored(seq, { kind: "user.message", text: `message ${seq}` } as SessionEntry);
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
+    const snapshot: ServerFrame = {
+      type: "snapshot",
+      session: summary("s1", { lastSeq: 400 }),
+      context: [stored(1, created)],
+      entries: range(301, 400),
+      earlier: { beforeSeq: 301, count: 300 },
+    };
+    const { sent, client } = renderShell(<Transcript sessionId="s1" />, { frames: [snapshot] });
+    const transcript = screen.getByTestId("transcript");
+    expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(100);
+
+    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    expect(sent).toEqual([
+      { type: "session.history", sessionId: "s1", beforeSeq: 301, limit: 300 },
+    ]);
+    expect(screen.getByRole("button", { name: "Show earlier messages" })).toBeDisabled();
+    act(() =>
+      client.receive({
+        type: "history",
+        sessionId: "s1",
+        beforeSeq: 301,
+        entries: range(2, 300),
+        earlier: { beforeSeq: 2, count: 1 },
+      }),
+    );
+    expect(within(transcript).getByText("message 151")).toBeInTheDocument();
+    expect(within(transcript).queryByText("message 150")).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    expect(within(transcript).getByText("message 2")).toBeInTheDocument();
+    expect(sent.at(-1)).toEqual({
+      type: "session.history",
+      sessionId: "s1",
+      beforeSeq: 2,
+      limit: 300,
+    });
+    act(() =>
+      client.receive({
+        type: "history",
+        sessionId: "s1",
+        beforeSeq: 2,
+        entries: [stored(1, created)],
+      }),
+    );
     expect(screen.queryByRole("button", { name: "Show earlier messages" })).not.toBeInTheDocument();
   });
 
