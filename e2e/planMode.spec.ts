@@ -121,6 +121,16 @@ test.describe("plan mode with a plan-review scenario", () => {
     ).toBeVisible();
     expect(existsSync(plansDir(server.workspace))).toBe(false);
 
+    // X4: the revised plan is revision 2, with the feedback revision 1 got and its changes.
+    await expect(revised.getByText("Revision 2")).toBeVisible();
+    await expect(revised.getByRole("listitem").filter({ hasText: FEEDBACK })).toBeVisible();
+    await revised.getByRole("button", { name: "Show changes since revision 1" }).click();
+    const body = revised.getByRole("region", { name: questions.copy["planReview.body"] });
+    await expect(
+      body.locator("ins").filter({ hasText: "3. Cover both with tests." }),
+    ).toBeVisible();
+    await expect(body.locator("del").filter({ hasText: "## Steps" })).toBeVisible();
+
     await questions.planButton(revised, "approve").click();
     await shell.expectMode("build");
     const files = readdirSync(plansDir(server.workspace));

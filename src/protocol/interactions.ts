@@ -1,6 +1,19 @@
 import { z } from "zod/mini";
 import { AskUserQuestionItem, QuestionAnswers } from "./question.ts";
 
+/** X4: which revision of the session's plan a review shows, and what the one before it got. */
+export const PlanRevision = z.strictObject({
+  number: z.number().check(z.int(), z.minimum(1)),
+  previous: z.optional(
+    z.strictObject({
+      plan: z.string(),
+      /** Refusal feedback and messages the user wrote while revision n−1 was current. */
+      feedback: z.array(z.string()).check(z.maxLength(20)),
+    }),
+  ),
+});
+export type PlanRevision = z.infer<typeof PlanRevision>;
+
 /** A question batch waiting for the user (AskUserQuestion, or ExitPlanMode's review per I3). */
 export const QuestionRequest = z.strictObject({
   kind: z.literal("question"),
@@ -10,6 +23,7 @@ export const QuestionRequest = z.strictObject({
   toolCallId: z.string(),
   questions: z.array(AskUserQuestionItem),
   createdAt: z.number(),
+  planRevision: z.optional(PlanRevision),
 });
 export type QuestionRequest = z.infer<typeof QuestionRequest>;
 

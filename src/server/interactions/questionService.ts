@@ -1,4 +1,8 @@
-import { type AskUserQuestionItem, AskUserQuestionItems } from "../../protocol/index.ts";
+import {
+  type AskUserQuestionItem,
+  AskUserQuestionItems,
+  type PlanRevision,
+} from "../../protocol/index.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 
 export const ASK_USER_QUESTION_TOOL = "AskUserQuestion";
@@ -20,6 +24,8 @@ export interface QuestionAsk {
   toolName: string;
   toolCallId: string;
   questions: AskUserQuestionItem[];
+  /** X4: set by ExitPlanMode; travels with the request to the card. */
+  planRevision?: PlanRevision;
 }
 
 export type EnqueueQuestions = (

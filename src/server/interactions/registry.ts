@@ -181,6 +181,7 @@ class Registry implements InteractionRegistry {
         toolCallId: request.toolCallId,
         questions: request.questions,
         createdAt: this.deps.clock.now(),
+        ...(request.planRevision ? { planRevision: request.planRevision } : {}),
       }),
       signal,
       toAskOutcome,

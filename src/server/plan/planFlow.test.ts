@@ -199,6 +199,30 @@ describe("plan mode through the session manager (real log, registry and tools)",
     expect(manager.mode(id).planEnabled).toBe(true);
   });
 
+  it("[X4] each review is a numbered revision carrying the one before and the feedback it got", async () => {
+    open();
+    const { id } = manager.create();
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const first = await reviewOf(id);
+    expect(first.planRevision).toEqual({ number: 1 });
+    answer(first.interactionId, ["Refuse"], "Use Redis instead");
+    const second = await reviewOf(id, 1);
+    expect(second.planRevision).toEqual({
+      number: 2,
+      previous: { plan: PLAN, feedback: ["Use Redis instead"] },
+    });
+    registry.cancel(second.interactionId);
+    await manager.idle(id);
+    // Chat about it, then a message: that message is feedback on revision 2.
+    manager.prompt(id, "redis, but keep the file cache as a fallback");
+    const third = await reviewOf(id, 2);
+    expect(third.planRevision).toEqual({
+      number: 3,
+      previous: { plan: REVISED, feedback: ["redis, but keep the file cache as a fallback"] },
+    });
+  });
+
   it("[P10] refuse without feedback: the turn ends right after the result, no plan file, still plan", async () => {
     open();
     const { id } = manager.create();

@@ -8,9 +8,11 @@ import type {
 import type { InteractionPort } from "../interactions/port.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
+import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
 import { compactConversation, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
 import { ExecutionStates } from "../plan/executionState.ts";
 import { readPlanFileExcerpt } from "../plan/planFile.ts";
+import { planRevisionFor } from "../plan/planRevisions.ts";
 import { nextModeReminder } from "../plan/reminders.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
@@ -289,6 +291,8 @@ export class SessionManager {
       steerUserMessage: (text) => {
         this.prompt(sessionId, text);
       },
+      planRevision: (toolCallId) =>
+        planRevisionFor(this.deps.log.entriesAfter(sessionId, 0), EXIT_PLAN_MODE_TOOL, toolCallId),
       recordPlanApproved: (plan, path) => {
         this.append(
           sessionId,

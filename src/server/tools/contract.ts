@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import type { AskUserQuestionItem, ExecutionMode, QuestionAnswers } from "../../protocol/index.ts";
+import type {
+  AskUserQuestionItem,
+  ExecutionMode,
+  PlanRevision,
+  QuestionAnswers,
+} from "../../protocol/index.ts";
 import type { ModelCatalog } from "../models/catalog.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import type { SessionMaterialSource } from "../sessionContext/source.ts";
@@ -27,6 +32,7 @@ export interface ToolContext {
     toolName: string;
     toolCallId: string;
     questions: AskUserQuestionItem[];
+    planRevision?: PlanRevision;
   }) => Promise<AskOutcome>;
   /** The session's model ref (`provider/model`, maybe `$level`), for ListModels' `[current]`. */
   readonly currentModel?: () => string;
@@ -47,6 +53,8 @@ export interface ToolContext {
   readonly steerUserMessage?: (text: string) => void;
   /** P8: records the approved plan (and where it was saved) in the session log. */
   readonly recordPlanApproved?: (plan: string, path: string | undefined) => void;
+  /** X4: the revision a plan review asked by this call would be, from the session log. */
+  readonly planRevision?: (toolCallId: string) => PlanRevision;
 }
 
 /** What the host adds to a tool's context for one session; the executor merges it in. */
@@ -61,6 +69,7 @@ export type ToolContextExtras = Partial<
     | "setPlanMode"
     | "steerUserMessage"
     | "recordPlanApproved"
+    | "planRevision"
   >
 >;
 

@@ -153,10 +153,13 @@ export function createExitPlanModeTool(
       if (!context.askUser) {
         return { output: "No user can review the plan in this session.", isError: true };
       }
+      const toolCallId = context.toolCallId ?? "";
+      const planRevision = context.planRevision?.(toolCallId);
       const outcome = await context.askUser({
         toolName: EXIT_PLAN_MODE_TOOL,
-        toolCallId: context.toolCallId ?? "",
+        toolCallId,
         questions: [planReviewQuestion(input.plan)],
+        ...(planRevision ? { planRevision } : {}),
       });
       const verdict = verdictOf(outcome);
       switch (verdict.type) {

@@ -186,6 +186,54 @@ describe("PlanReviewPanel", () => {
     expect(box).toHaveValue("Keep it small!");
   });
 
+  it("[X4] a later revision is numbered, lists the feedback the last one got, and shows what changed", async () => {
+    const before = reviewItem.detail?.replace("db.ts", "store.ts") ?? "";
+    const { user } = setup(reviewItem, {
+      review: {
+        ...reviewFrom(reviewItem),
+        revision: {
+          number: 3,
+          previous: { plan: before, feedback: ["Touch db.ts, not store.ts"] },
+        },
+      },
+    });
+    expect(screen.getByText("Revision 3")).toBeInTheDocument();
+    expect(screen.getByText("Feedback on revision 2:")).toBeInTheDocument();
+    expect(screen.getByText("Touch db.ts, not store.ts").tagName).toBe("LI");
+    const toggle = screen.getByRole("button", { name: "Show changes since revision 2" });
+    expect(toggle).toHaveAttribute("aria-pressed", "false");
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-pressed", "true");
+    const body = screen.getByRole("region", { name: "Plan" });
+    expect(body.querySelector("del")?.textContent).toContain("store.ts");
+    expect(body.querySelector("ins")?.textContent).toContain("db.ts");
+    expect(within(body).queryByRole("table")).not.toBeInTheDocument();
+    await user.click(toggle);
+    expect(within(body).getByRole("table")).toBeInTheDocument();
+  });
+
+  it("[X4] the first revision shows no number and no changes", () => {
+    setup(reviewItem, { review: { ...reviewFrom(reviewItem), revision: { number: 1 } } });
+    expect(screen.queryByText(/Revision/)).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Show changes/ })).not.toBeInTheDocument();
+  });
+
+  it("[X4] names revisions and feedback in Chinese", () => {
+    setup(
+      reviewItem,
+      {
+        review: {
+          ...reviewFrom(reviewItem),
+          revision: { number: 2, previous: { plan: "# Old", feedback: ["更短一些"] } },
+        },
+      },
+      "zh-CN",
+    );
+    expect(screen.getByText("第 2 版")).toBeInTheDocument();
+    expect(screen.getByText("对第 1 版的反馈：")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "显示自第 1 版以来的改动" })).toBeInTheDocument();
+  });
+
   it("[W5] reaches the plan and every action by Tab, and Enter on the plan approves nothing", async () => {
     const { props, user } = setup();
     expect(screen.getByRole("region", { name: "Plan" })).toHaveFocus();

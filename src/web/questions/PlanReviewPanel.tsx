@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
+import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
 import type { ReceiptView } from "./types.ts";
@@ -34,7 +35,9 @@ export function PlanReviewPanel({
   focusComposer,
 }: PlanReviewPanelProps) {
   const { t } = useTranslation("question");
-  const { question, plan, approve, refuse } = review;
+  const { question, plan, approve, refuse, revision } = review;
+  const previous = revision?.previous;
+  const [showChanges, setShowChanges] = useState(false);
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
   const followedDraft = useRef(draft);
@@ -86,7 +89,36 @@ export function PlanReviewPanel({
 
   return (
     <section className="qcard qreview" aria-label={question.question}>
-      <div className="qcard-strip qcard-strip--amber">{t("planReview.strip")}</div>
+      <div className="qcard-strip qcard-strip--amber">
+        {t("planReview.strip")}
+        {revision !== undefined && revision.number > 1 && (
+          <span className="qreview-revision-number">
+            {t("planReview.revision", { number: revision.number })}
+          </span>
+        )}
+      </div>
+      {previous !== undefined && revision !== undefined && (
+        <div className="qreview-revision">
+          {previous.feedback.length > 0 && (
+            <div className="qreview-previous-feedback">
+              <span>{t("planReview.previousFeedback", { number: revision.number - 1 })}</span>
+              <ul>
+                {previous.feedback.map((text) => (
+                  <li key={text}>{text}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <button
+            type="button"
+            className="qbtn qbtn--link"
+            aria-pressed={showChanges}
+            onClick={() => setShowChanges((shown) => !shown)}
+          >
+            {t("planReview.showChanges", { number: revision.number - 1 })}
+          </button>
+        </div>
+      )}
       <section
         ref={bodyRef}
         className="qreview-body"
@@ -94,7 +126,11 @@ export function PlanReviewPanel({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        <Markdown text={plan} />
+        {showChanges && previous !== undefined ? (
+          <PlanChanges before={previous.plan} after={plan} />
+        ) : (
+          <Markdown text={plan} />
+        )}
       </section>
 
       {refuse !== undefined && (

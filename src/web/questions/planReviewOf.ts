@@ -1,4 +1,9 @@
-import type { AskUserQuestionItem, QuestionOption, QuestionRequest } from "../../protocol/index.ts";
+import type {
+  AskUserQuestionItem,
+  PlanRevision,
+  QuestionOption,
+  QuestionRequest,
+} from "../../protocol/index.ts";
 
 /** A question the plan-review card can answer completely (I4). */
 export interface PlanReview {
@@ -6,6 +11,8 @@ export interface PlanReview {
   plan: string;
   approve: QuestionOption;
   refuse?: QuestionOption;
+  /** X4: set by the server for ExitPlanMode reviews. */
+  revision?: PlanRevision;
 }
 
 /**
@@ -24,8 +31,8 @@ export function planReviewOf(request: QuestionRequest): PlanReview | null {
   if (approve === undefined) return null;
   const others = options.filter((option) => option !== approve);
   if (others.length > 1) return null;
-  const refuse = others[0];
-  return refuse === undefined
-    ? { question, plan: detail, approve }
-    : { question, plan: detail, approve, refuse };
+  const review: PlanReview = { question, plan: detail, approve };
+  if (others[0] !== undefined) review.refuse = others[0];
+  if (request.planRevision !== undefined) review.revision = request.planRevision;
+  return review;
 }
