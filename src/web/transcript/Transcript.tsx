@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
@@ -21,6 +21,9 @@ const EMPTY: never[] = [];
 const NEAR_BOTTOM_PX = 48;
 // Rendering thousands of entries at once blocks the page for seconds; show the tail first.
 export const TRANSCRIPT_PAGE = 150;
+// What fills a screen: drawn with the rest of the page (and the question card), the rest of
+// the window follows in a transition that a click can interrupt.
+const FIRST_SCREEN = 40;
 
 function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
   switch (item.kind) {
@@ -60,7 +63,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const loadingEarlier = useAppStore((s) => s.views[sessionId]?.loadingEarlier ?? false);
   const client = useClient();
   const items = useMemo(() => transcriptItems(entries), [entries]);
-  const [shownCount, setShownCount] = useState(TRANSCRIPT_PAGE);
+  const [shownCount, setShownCount] = useState(FIRST_SCREEN);
   const visibleItems = items.length > shownCount ? items.slice(items.length - shownCount) : items;
   const hiddenCount = items.length - visibleItems.length;
   const scroller = useRef<HTMLDivElement>(null);
@@ -83,14 +86,21 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (element && stuckToBottom.current) element.scrollTop = element.scrollHeight;
-  }, [items, streaming]);
+  }, [items, streaming, shownCount]);
 
-  // A new session starts at the bottom again.
+  // A new session starts at the bottom again, with its first screen only.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the session only
   useLayoutEffect(() => {
     stuckToBottom.current = true;
-    setShownCount(TRANSCRIPT_PAGE);
+    setShownCount(FIRST_SCREEN);
   }, [sessionId]);
+
+  const moreThanAScreen = items.length > FIRST_SCREEN;
+  useEffect(() => {
+    if (moreThanAScreen && shownCount < TRANSCRIPT_PAGE) {
+      startTransition(() => setShownCount((count) => Math.max(count, TRANSCRIPT_PAGE)));
+    }
+  }, [moreThanAScreen, shownCount]);
 
   return (
     <div
