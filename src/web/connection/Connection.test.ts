@@ -80,6 +80,67 @@ describe("Connection", () => {
     expect(h.logs).toHaveLength(3);
   });
 
+  it("[R2] keeps a snapshot with an unreadable entry: the entry becomes an error notice at its seq", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().open();
+    const good = { seq: 1, at: 5, entry: { kind: "user.message", text: "hi" } };
+    const bad = { seq: 2, at: 6, entry: { kind: "hologram", text: "?" } };
+    const after = { seq: 3, at: 7, entry: { kind: "assistant.message", text: "still here" } };
+    h.latest().receive({
+      type: "snapshot",
+      session: {
+        id: "s1",
+        title: "t",
+        createdAt: 1,
+        updatedAt: 2,
+        lastSeq: 3,
+        model: "scripted/demo",
+        mode: { permissionMode: "build", planEnabled: false },
+        pendingInteractions: 0,
+      },
+      entries: [good, bad, after],
+    });
+    expect(h.frames).toHaveLength(1);
+    const frame = h.frames[0]!;
+    if (frame.type !== "snapshot") throw new Error(`got ${frame.type}`);
+    expect(frame.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(frame.entries[0]).toEqual(good);
+    expect(frame.entries[2]).toEqual(after);
+    expect(frame.entries[1]!.entry).toMatchObject({ kind: "notice", level: "error" });
+    expect(frame.entries[1]!.entry).toHaveProperty(
+      "text",
+      expect.stringMatching(/^Entry 2 \(hologram\) could not be read: /),
+    );
+    expect(h.logs).toEqual(["kept a snapshot frame without a bad entry"]);
+  });
+
+  it("[R2] keeps an event whose entry is unreadable as an error notice, so no gap opens", () => {
+    const h = harness();
+    h.connection.start();
+    h.latest().open();
+    h.latest().receive({
+      type: "event",
+      sessionId: "s1",
+      seq: 4,
+      at: 9,
+      entry: { kind: "user.message", text: 42 },
+    });
+    expect(h.frames).toEqual([
+      {
+        type: "event",
+        sessionId: "s1",
+        seq: 4,
+        at: 9,
+        entry: {
+          kind: "notice",
+          level: "error",
+          text: expect.stringContaining("Entry 4 (user.message) could not be read: entry.text"),
+        },
+      },
+    ]);
+  });
+
   it("survives a frame handler that throws", () => {
     const h = harness({
       onFrame: () => {

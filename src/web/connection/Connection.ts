@@ -2,10 +2,11 @@ import {
   type ClientFrame,
   PROTOCOL_VERSION,
   type ResumePoint,
-  ServerFrame,
+  type ServerFrame,
 } from "../../protocol/index.ts";
 import type { ConnectionStatus } from "../store/types.ts";
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from "./backoff.ts";
+import { readServerFrame } from "./readServerFrame.ts";
 
 /** The part of the browser WebSocket this class uses, so tests can hand in a fake. */
 export interface SocketLike {
@@ -156,26 +157,18 @@ export class Connection {
   }
 
   private receive(data: unknown): void {
-    if (typeof data !== "string") {
-      this.log("dropped a binary frame");
+    const reading = readServerFrame(data);
+    if (!reading.ok) {
+      this.log(reading.problem, reading.detail);
       return;
     }
-    let json: unknown;
+    const { frame, problems } = reading;
+    for (const problem of problems)
+      this.log(`kept a ${frame.type} frame without a bad entry`, problem);
     try {
-      json = JSON.parse(data);
+      this.options.onFrame(frame);
     } catch (error) {
-      this.log("dropped a frame that is not JSON", error);
-      return;
-    }
-    const parsed = ServerFrame.safeParse(json);
-    if (!parsed.success) {
-      this.log("dropped an invalid frame", parsed.error);
-      return;
-    }
-    try {
-      this.options.onFrame(parsed.data);
-    } catch (error) {
-      this.log(`failed to apply a ${parsed.data.type} frame`, error);
+      this.log(`failed to apply a ${frame.type} frame`, error);
     }
   }
 }
