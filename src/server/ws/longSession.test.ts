@@ -155,6 +155,22 @@ describe("a long session over the socket", () => {
     expect(far.events(SESSION)).toEqual([]);
   });
 
+  it("[W3] a hello that names a session from seq 0 gets its bounded snapshot right behind welcome", async () => {
+    const client = await TestClient.open(t.wsUrl, t.browserHeaders);
+    clients.push(client);
+    client.send({
+      type: "hello",
+      protocol: PROTOCOL_VERSION,
+      resume: [{ sessionId: SESSION, lastSeq: 0 }],
+    });
+    await client.next("welcome");
+    const snapshot = await client.next("snapshot");
+    expect(snapshot.session.id).toBe(SESSION);
+    expect(snapshot.entries.length).toBeLessThanOrEqual(SNAPSHOT_LIMITS.maxEntries);
+    expect(snapshot.context?.some((e) => e.entry.kind === "interaction.requested")).toBe(true);
+    expect(client.events(SESSION)).toEqual([]);
+  });
+
   it("answers history of an unknown session with an error frame", async () => {
     const client = await greeted();
     client.send({ type: "session.history", sessionId: "sess_nope", beforeSeq: 5 });

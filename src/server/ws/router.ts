@@ -235,8 +235,10 @@ export class WsRouter {
         );
         continue;
       }
-      if (!isShortGap(this.deps.log.requireSession(point.sessionId).lastSeq, point.lastSeq)) {
-        // W3: a gap wider than a snapshot is replaced by one, not replayed entry by entry.
+      const { lastSeq } = this.deps.log.requireSession(point.sessionId);
+      if (point.lastSeq === 0 || !isShortGap(lastSeq, point.lastSeq)) {
+        // W3: nothing yet (a page opening on a session) or a gap wider than a snapshot: the
+        // snapshot, right behind welcome, not a replay entry by entry.
         this.subscribe(client, point.sessionId, point.lastSeq);
         continue;
       }

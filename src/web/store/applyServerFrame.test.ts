@@ -260,11 +260,12 @@ describe("applyServerFrame: welcome, sessions, settings", () => {
     expect(state.sessions.a!.title).toBe("Renamed");
   });
 
-  it("[W3] opens the selected session after welcome when it is not loaded yet", () => {
+  it("[W3] asks for the selected session in hello when it is not loaded yet, so welcome sends nothing more", () => {
     const start = { ...initial(), selectedSessionId: "a" };
+    expect(resumePoints(start)).toEqual([{ sessionId: "a", lastSeq: 0 }]);
     const { state, outgoing } = fold([welcomeFrame({ sessions: [summary("a")] })], start);
     expect(state.selectedSessionId).toBe("a");
-    expect(outgoing).toEqual([{ type: "session.open", sessionId: "a" }]);
+    expect(outgoing).toEqual([]);
   });
 
   it("drops a selection the server does not know", () => {

@@ -51,11 +51,8 @@ export function applyServerFrame<S extends WebData>(
         settings: frame.settings,
         selectedSessionId: keepSelection ? selected : null,
       };
-      const outgoing: ClientFrame[] =
-        keepSelection && !(selected in state.views)
-          ? [{ type: "session.open", sessionId: selected }]
-          : [];
-      return { state: next, outgoing };
+      // The selected session, loaded or not, was in hello's resume points: nothing to ask.
+      return { state: next, outgoing: [] };
     }
     case "event": {
       const view = state.views[frame.sessionId];
@@ -126,10 +123,18 @@ export function applyServerFrame<S extends WebData>(
   }
 }
 
-/** W3: what `hello` asks the server to replay, one point per session this client holds. */
+/**
+ * W3: what `hello` asks the server to replay, one point per session this client holds, and
+ * the selected session from seq 0 when it is not loaded yet (a page opening on `#/s/<id>`),
+ * so its snapshot follows welcome without another round trip.
+ */
 export function resumePoints(state: WebData): { sessionId: string; lastSeq: number }[] {
-  return Object.values(state.views).map((view) => ({
+  const points = Object.values(state.views).map((view) => ({
     sessionId: view.sessionId,
     lastSeq: view.lastSeq,
   }));
+  const selected = state.selectedSessionId;
+  return selected !== null && !(selected in state.views)
+    ? [{ sessionId: selected, lastSeq: 0 }, ...points]
+    : points;
 }
