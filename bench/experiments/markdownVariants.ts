@@ -1,6 +1,7 @@
 // `npx tsx bench/experiments/markdownVariants.ts`: times the big plan rendered by the app's
-// Markdown component as the plan card does it ("whole") against candidate changes, in
-// Chromium, interleaved so machine load hits every variant alike. Not part of `npm run bench`.
+// markdown renderer against candidates (and the react-markdown one it replaced), in Chromium,
+// interleaved so machine load hits every variant alike. Fresh variants rename the headings on
+// every run so no section is cached. Not part of `npm run bench`.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,12 +10,20 @@ import { extname, join } from "node:path";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
 import { type Figure, median, percentile, textTable } from "../figures.ts";
-import { loadBigPlan } from "../fixtures/bigPlan.ts";
+import { BIG_PLAN_END, loadBigPlan } from "../fixtures/bigPlan.ts";
 import { launchChromium } from "../lib/browser.ts";
+import { formatTrace, summariseTrace } from "../lib/trace.ts";
+import { longTasks } from "./longTasks.ts";
 import type { Variant } from "./markdown/main.tsx";
 
 const RUNS = Number(process.env.EXP_RUNS ?? 6);
-const variants: Variant[] = ["whole", "sections", "progressive", "contentVisibility", "breakWord"];
+// EXP_TRACE=1 also traces one more run of each variant: main-thread time by event.
+const TRACE = process.env.EXP_TRACE === "1";
+const variants: { name: string; renderer: Variant; fresh: boolean; className?: string }[] = [
+  { name: "adaptive", renderer: "markdownIt", fresh: true },
+  { name: "step12k", renderer: "step12k", fresh: true },
+  { name: "budget8", renderer: "budget8", fresh: true },
+];
 const types: Record<string, string> = {
   ".html": "text/html",
   ".js": "text/javascript",
@@ -53,27 +62,44 @@ try {
   });
   await page.goto(`http://127.0.0.1:${port}/`);
   const plan = loadBigPlan();
-  const results = new Map<Variant, { first: number[]; whole: number[]; longest: number[] }>();
+  const results = new Map<string, { first: number[]; whole: number[]; longest: number[] }>();
   for (let run = 0; run <= RUNS; run++) {
     for (const variant of variants) {
+      await page.evaluate(() => window.clearPlan());
+      // Unmounting the last plan is a long task of its own, reported after it ends.
+      await page.waitForTimeout(200);
       await page.evaluate(() => {
-        window.clearPlan();
         (window as unknown as { tasks: number[] }).tasks.length = 0;
       });
-      await page.waitForTimeout(200);
-      const timing = await page.evaluate(({ plan, variant }) => window.renderPlan(plan, variant), {
-        plan,
-        variant,
-      });
+      const text = variant.fresh ? plan.replace(/^(#{1,6} )/gm, `$1${variant.name} ${run} `) : plan;
+      const timing = await page.evaluate(
+        ({ text, renderer, end, className }) => window.renderPlan(text, renderer, end, className),
+        { text, renderer: variant.renderer, end: BIG_PLAN_END, className: variant.className },
+      );
       await page.waitForTimeout(300);
       const tasks = await page.evaluate(() => (window as unknown as { tasks: number[] }).tasks);
       if (run === 0) continue;
-      const entry = results.get(variant) ?? { first: [], whole: [], longest: [] };
+      const entry = results.get(variant.name) ?? { first: [], whole: [], longest: [] };
       entry.first.push(timing.first);
       entry.whole.push(timing.whole);
       entry.longest.push(Math.max(0, ...tasks));
-      results.set(variant, entry);
+      if (process.env.EXP_TASKS === "1")
+        console.log(variant.name, Math.round(timing.whole), tasks.map(Math.round).join(" "));
+      results.set(variant.name, entry);
     }
+  }
+  for (const variant of TRACE ? variants : []) {
+    await page.evaluate(() => window.clearPlan());
+    await page.waitForTimeout(300);
+    const text = plan.replace(/^(#{1,6} )/gm, `$1${variant.name} trace `);
+    await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel", "v8"] });
+    await page.evaluate(
+      ({ text, renderer, end, className }) => window.renderPlan(text, renderer, end, className),
+      { text, renderer: variant.renderer, end: BIG_PLAN_END, className: variant.className },
+    );
+    const trace = (await browser.stopTracing()).toString();
+    console.log(formatTrace(variant.name, summariseTrace(trace), 8));
+    console.log(longTasks(trace));
   }
   await browser.close();
   const figures: Figure[] = [];
@@ -90,12 +116,14 @@ try {
         name: `${variant}: whole plan painted`,
         unit: "ms",
         median: median(r.whole),
+        p95: percentile(r.whole, 95),
         goalKind: "max",
       },
       {
         name: `${variant}: longest task`,
         unit: "ms",
         median: median(r.longest),
+        p95: percentile(r.longest, 95),
         goalKind: "max",
       },
     );

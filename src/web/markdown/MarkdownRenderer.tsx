@@ -1,4 +1,5 @@
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdownBlocks } from "./splitBlocks.ts";
 
@@ -6,21 +7,34 @@ const Block = memo(function Block({ text }: { text: string }) {
   return renderMarkdown(text);
 });
 
-// Characters of markdown parsed per task: small steps keep each task well under 50 ms.
-const STEP_CHARS = 2500;
+// The first screen renders with the card; the rest in steps of about STEP_MS each (parse,
+// render and layout), so no task comes near 50 ms.
+const FIRST_CHARS = 2500;
+const STEP_MS = 16;
+const MIN_STEP_CHARS = 1000;
+const MAX_STEP_CHARS = 40_000;
+// Characters parsed, rendered and laid out per millisecond, learnt from every step: it follows
+// the machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
+let charsPerMs = 250;
 
-function nextEnd(blocks: string[], start: number): number {
+function nextEnd(blocks: string[], start: number, budget: number): number {
   let end = start;
   let chars = 0;
-  while (
-    end < blocks.length &&
-    (end === start || chars + (blocks[end]?.length ?? 0) <= STEP_CHARS)
-  ) {
+  while (end < blocks.length && (end === start || chars + (blocks[end]?.length ?? 0) <= budget)) {
     chars += blocks[end]?.length ?? 0;
     end += 1;
   }
   return end;
 }
+
+function charsIn(blocks: string[], start: number, end: number): number {
+  let chars = 0;
+  for (let i = start; i < end; i++) chars += blocks[i]?.length ?? 0;
+  return chars;
+}
+
+const stepChars = () =>
+  Math.min(MAX_STEP_CHARS, Math.max(MIN_STEP_CHARS, Math.round(charsPerMs * STEP_MS)));
 
 /**
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
@@ -29,15 +43,24 @@ function nextEnd(blocks: string[], start: number): number {
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
-  const [shown, setShown] = useState(() => nextEnd(blocks, 0));
+  const [shown, setShown] = useState(() => nextEnd(blocks, 0, FIRST_CHARS));
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (shown >= blocks.length) return;
-    // One step per macrotask, so the browser can paint and handle input in between.
-    const timer = setTimeout(() => setShown(nextEnd(blocks, shown)), 0);
+    // One step per macrotask, so the browser can paint and handle input in between. The step
+    // renders and lays out synchronously, so its whole cost is measured here.
+    const timer = setTimeout(() => {
+      const end = nextEnd(blocks, shown, stepChars());
+      const began = performance.now();
+      flushSync(() => setShown(end));
+      void root.current?.offsetHeight;
+      const ms = performance.now() - began;
+      if (ms > 0.5) charsPerMs = (charsPerMs + charsIn(blocks, shown, end) / ms) / 2;
+    }, 0);
     return () => clearTimeout(timer);
   }, [shown, blocks]);
   return (
-    <div className="markdown">
+    <div className="markdown" ref={root}>
       {blocks.slice(0, shown).map((block, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; text memo reuses work
         <div className="md-block" key={index}>

@@ -10,6 +10,10 @@ const parser = new MarkdownIt({ html: false, linkify: true });
 // would instead leave the whole `[text](url)` as literal text.
 parser.validateLink = () => true;
 parser.linkify.set({ fuzzyLink: true });
+// linkify-it's full test is most of the parse time; text without these can hold no GFM link.
+const LINK_HINT = /:\/\/|www\.|@/i;
+const fullTest = parser.linkify.test.bind(parser.linkify);
+parser.linkify.test = (text: string) => LINK_HINT.test(text) && fullTest(text);
 
 // GFM links bare URLs only with a scheme or `www.`; linkify-it also links `README.md`.
 const GFM_LITERAL = /^(?:https?:\/\/|www\.|mailto:|xmpp:)/i;
