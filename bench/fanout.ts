@@ -143,7 +143,7 @@ async function reconnect(distDir: string): Promise<Figure[]> {
   const browser = await launchChromium();
   try {
     await server.start();
-    // The WebSocket side alone: a client asks for the whole session.
+    // The WebSocket side alone: a client opens the session and waits for its snapshot.
     const socketTimes: number[] = [];
     let snapshotBytes = 0;
     for (let i = 0; i < 3; i++) {
