@@ -1,3 +1,4 @@
+export * from "./drivers.ts";
 export * from "./entries.ts";
 export * from "./errors.ts";
 export * from "./frames.ts";

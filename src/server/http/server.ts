@@ -9,6 +9,8 @@ import { MAX_FRAME_BYTES, type ModelInfo, type ModeName } from "../../protocol/i
 import { type Clock, systemClock } from "../clock.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
+import { McpBridge } from "../mcp/mcpBridge.ts";
+import { MCP_PATH, registerMcpRoute } from "../mcp/mcpRoute.ts";
 import type { ConfiguredModelCatalog } from "../models/catalog.ts";
 import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
@@ -186,6 +188,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     checkAccess(request, reply, { token, port: () => port }),
   );
   app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
+  const mcp = new McpBridge({ sessions, log });
+  await registerMcpRoute(app, mcp);
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     await app.register(fastifyStatic, { root: distDir, wildcard: true });
@@ -206,6 +210,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     sessions.start();
   } catch (error) {
     router.close();
+    mcp.close();
     await sessions.close();
     await app.close();
     db.close();
@@ -222,6 +227,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     close() {
       closing ??= (async () => {
         router.close();
+        mcp.close();
         await sessions.close();
         await app.close();
         db.close();
@@ -253,6 +259,16 @@ function checkAccess(
   const credential = credentialOf(url, request.headers.cookie, port);
   const valid = credential.source !== "none" && tokensMatch(credential.token, access.token);
 
+  if (url.pathname === MCP_PATH) {
+    // X1: an agent, not a browser: the token comes as a bearer header (or ?token=), no cookie dance.
+    if (!originAllowed(request.headers.origin, port))
+      return text(403, "plangate: foreign origin.\n");
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? "")?.[1];
+    const given = bearer ?? (credential.source === "none" ? undefined : credential.token);
+    if (given === undefined) return text(401, UNAUTHORIZED_PAGE);
+    if (!tokensMatch(given, access.token)) return text(403, FORBIDDEN_PAGE);
+    return undefined;
+  }
   if (url.pathname === "/ws") {
     if (!originAllowed(request.headers.origin, port))
       return text(403, "plangate: foreign origin.\n");

@@ -11,15 +11,12 @@ interface Reviewed {
 }
 
 /**
- * X4: every plan review of a session is a numbered revision. The review for `toolCallId` is
+ * X4: every plan review of a session (ExitPlanMode's, or review_plan's over MCP) is a
+ * numbered revision. The review for `toolCallId` is
  * the next one; it carries the plan of the one before and the feedback that one got: the
  * text sent with Refuse and whatever the user wrote to the agent while it was current.
  */
-export function planRevisionFor(
-  entries: readonly StoredEntry[],
-  reviewToolName: string,
-  toolCallId: string,
-): PlanRevision {
+export function planRevisionFor(entries: readonly StoredEntry[], toolCallId: string): PlanRevision {
   let count = 0;
   let last: Reviewed | undefined;
   let feedback: string[] = [];
@@ -32,7 +29,6 @@ export function planRevisionFor(
       const { request } = entry;
       const question = request.kind === "question" ? request.questions[0] : undefined;
       if (
-        request.toolName !== reviewToolName ||
         request.toolCallId === toolCallId ||
         question?.intent?.kind !== "plan-review" ||
         question.detail === undefined

@@ -1,14 +1,14 @@
-import type {
-  ExecutionMode,
-  ModeName,
-  SessionEntry,
-  SessionSummary,
-  StoredEntry,
+import {
+  type ExecutionMode,
+  isDrivenOverMcp,
+  type ModeName,
+  type SessionEntry,
+  type SessionSummary,
+  type StoredEntry,
 } from "../../protocol/index.ts";
 import type { InteractionPort } from "../interactions/port.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
-import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
 import { compactConversation, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
 import { ExecutionStates } from "../plan/executionState.ts";
 import { readPlanFileExcerpt } from "../plan/planFile.ts";
@@ -90,15 +90,24 @@ export class SessionManager {
     for (const session of this.deps.log.listSessions()) {
       const entries = this.deps.log.entriesAfter(session.id, 0);
       this.deps.interactions.restore(session.id, entries);
-      if (hasOpenTurn(entries)) this.launch(session.id, danglingCalls(entries));
+      if (isDrivenOverMcp(session.model)) {
+        // X1: the agent's calls ended with its connection; nobody would hear these answers.
+        const why = "the agent's connection ended when plangate restarted";
+        this.deps.interactions.abortSession(session.id, why);
+        this.recordSkipped(session.id, danglingCalls(entries), why);
+      } else if (hasOpenTurn(entries)) {
+        this.launch(session.id, danglingCalls(entries));
+      }
     }
   }
 
-  create(options: { title?: string | undefined; mode?: ModeName | undefined } = {}): SessionRecord {
+  create(
+    options: { title?: string | undefined; mode?: ModeName | undefined; model?: string } = {},
+  ): SessionRecord {
     const { session } = this.deps.log.createSession({
       id: (this.deps.newId ?? newSessionId)(),
       title: options.title ?? "",
-      model: this.deps.defaultModel,
+      model: options.model ?? this.deps.defaultModel,
       mode: initialMode(options.mode ?? this.deps.defaultMode),
     });
     return session;
@@ -121,16 +130,57 @@ export class SessionManager {
     text: string,
     options: { synthetic?: boolean; lateAnswerFor?: string } = {},
   ): StoredEntry {
-    this.deps.log.requireSession(sessionId);
+    const session = this.deps.log.requireSession(sessionId);
     const entry: SessionEntry = { kind: "user.message", text };
     if (options.synthetic) entry.synthetic = true;
     if (options.lateAnswerFor !== undefined) entry.lateAnswerFor = options.lateAnswerFor;
     const stored = this.append(sessionId, entry);
-    if (!this.running.has(sessionId)) {
+    // X1: an agent over MCP runs its own turns; it hears this message with its next result.
+    if (!this.running.has(sessionId) && !isDrivenOverMcp(session.model)) {
       this.append(sessionId, { kind: "turn.started" });
       this.launch(sessionId, []);
     }
     return stored;
+  }
+
+  /**
+   * X1: runs one call an agent made over MCP, recorded like a turn's tool call: the call, the
+   * same executor (checks, cards, countdown), then the result. Never throws for the call's
+   * own failures; those are error results the agent reads.
+   */
+  async runExternalCall(
+    sessionId: string,
+    call: ToolCallToRun,
+    tools: ToolRegistry,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    this.append(sessionId, {
+      kind: "tool.call",
+      callId: call.callId,
+      name: call.name,
+      input: call.input,
+    });
+    let result: ToolResult;
+    try {
+      result = await this.executor.run(
+        sessionId,
+        call,
+        () => this.modes.get(sessionId),
+        signal,
+        tools,
+      );
+    } catch (error) {
+      const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
+      result = { output: `${call.name} produced no result: ${why}.`, isError: true };
+    }
+    this.append(sessionId, {
+      kind: "tool.result",
+      callId: call.callId,
+      name: call.name,
+      isError: result.isError ?? false,
+      output: result.output,
+    });
+    return result;
   }
 
   /** Stops the running turn; returns false when none was running. */
@@ -292,7 +342,7 @@ export class SessionManager {
         this.prompt(sessionId, text);
       },
       planRevision: (toolCallId) =>
-        planRevisionFor(this.deps.log.entriesAfter(sessionId, 0), EXIT_PLAN_MODE_TOOL, toolCallId),
+        planRevisionFor(this.deps.log.entriesAfter(sessionId, 0), toolCallId),
       recordPlanApproved: (plan, path) => {
         this.append(
           sessionId,

@@ -45,10 +45,11 @@ export class ToolExecutor {
     call: ToolCallToRun,
     mode: () => ExecutionMode,
     signal: AbortSignal,
+    tools: ToolRegistry = this.deps.tools,
   ): Promise<ToolResult> {
-    const tool = this.deps.tools.get(call.name);
+    const tool = tools.get(call.name);
     if (!tool) {
-      const names = this.deps.tools.list().map((t) => t.name);
+      const names = tools.list().map((t) => t.name);
       return failure(
         `There is no tool named "${call.name}". Available tools: ${names.join(", ")}.`,
       );

@@ -71,14 +71,15 @@ export interface ExitPlanModeDeps {
   logError?: (message: string, error: unknown) => void;
 }
 
-type Verdict =
+export type PlanVerdict =
   | { type: "approve"; note?: string }
   | { type: "feedback"; text: string }
   | { type: "refuse" }
   | { type: "dismiss" }
   | { type: "aborted"; reason: string };
 
-function verdictOf(outcome: AskOutcome): Verdict {
+/** How a plan review's outcome reads: shared with the MCP bridge's review_plan (X1). */
+export function verdictOf(outcome: AskOutcome): PlanVerdict {
   if (outcome.type === "cancelled") return { type: "dismiss" };
   if (outcome.type === "aborted") return { type: "aborted", reason: outcome.reason };
   const answer: QuestionAnswer | undefined = outcome.answers[REVIEW_QUESTION];

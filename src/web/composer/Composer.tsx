@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type RefObject, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
@@ -25,6 +26,10 @@ export function Composer({
   const [problem, setProblem] = useState<ComposerProblem | null>(null);
   const online = useAppStore((s) => s.connection.status === "open");
   const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
+  const mcpClient = useAppStore((s) => {
+    const model = s.views[sessionId]?.model ?? s.sessions[sessionId]?.model ?? "";
+    return isDrivenOverMcp(model) ? mcpClientOf(model) : null;
+  });
   const mode = useSessionMode(sessionId);
   const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
 
@@ -72,7 +77,13 @@ export function Composer({
         data-yields-focus={text.trim() === "" ? "true" : undefined}
         rows={2}
         value={text}
-        placeholder={online ? t("composer.placeholder") : t("composer.placeholderOffline")}
+        placeholder={
+          !online
+            ? t("composer.placeholderOffline")
+            : mcpClient !== null
+              ? t("composer.placeholderMcp", { client: mcpClient })
+              : t("composer.placeholder")
+        }
         aria-describedby={`composer-hint ${MODE_CYCLE_HINT_ID}`}
         aria-invalid={problem ? true : undefined}
         {...completion.inputProps}

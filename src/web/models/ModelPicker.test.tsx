@@ -41,6 +41,19 @@ describe("ModelPicker", () => {
     ]);
   });
 
+  it("[X1] a session driven by an agent over MCP names the agent instead of offering models", () => {
+    const mcpCreated = { ...created, model: "mcp/claude-code" } as typeof created;
+    renderShell(<ModelPicker sessionId="s1" />, {
+      frames: [
+        welcomeFrame({ models }),
+        snapshotFrame("s1", [stored(1, mcpCreated)], { model: "mcp/claude-code" }),
+      ],
+      language: "zh-CN",
+    });
+    expect(screen.queryByRole("combobox")).not.toBeInTheDocument();
+    expect(screen.getByTestId("model-external")).toHaveTextContent("claude-code（通过 MCP）");
+  });
+
   it("[M1] shows a disabled model as disabled, with its reason", () => {
     renderPicker();
     const option = screen.getByRole("option", { name: /gpt-5\.4/ });

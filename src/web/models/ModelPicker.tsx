@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
 import { modelGroups } from "./modelOptions.ts";
@@ -25,6 +26,17 @@ export function ModelPicker({ sessionId }: { sessionId: string }) {
   useEffect(() => setPicked(null), [current, lastError]);
 
   if (current === null) return null;
+  // X1: an agent over MCP brings its own model; there is nothing to pick here.
+  if (isDrivenOverMcp(current)) {
+    return (
+      <div className="model-picker">
+        <span className="model-picker-label">{t("models.label")}</span>
+        <span className="model-picker-external" data-testid="model-external">
+          {t("models.overMcp", { client: mcpClientOf(current) })}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="model-picker">
       <label htmlFor={selectId} className="model-picker-label">

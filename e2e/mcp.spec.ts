@@ -1,0 +1,70 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect, test } from "./fixtures.ts";
+import { ShellPage } from "./pages/shell.ts";
+import type { PlangateServer } from "./server.ts";
+
+const QUESTION = "Which test runner should the project use?";
+
+/** An agent outside plangate, connected the way an MCP-capable coding agent would be. */
+async function connectAgent(server: PlangateServer): Promise<Client> {
+  const url = new URL(server.url);
+  const token = url.searchParams.get("token") ?? "";
+  const agent = new Client({ name: "outside-agent", version: "1.0.0" });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", url.origin), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return agent;
+}
+
+test.use({ serverArgs: ["--no-build", "--grace-ms", "1000", "--deadline-ms", "120000"] });
+
+test("[X1][A2][W1] an agent over MCP asks; its session appears, the card counts down, and the user's answer and note reach the agent", async ({
+  page,
+  server,
+}) => {
+  const shell = new ShellPage(page);
+  await shell.open(server.url);
+  const agent = await connectAgent(server);
+  const call = agent.callTool({
+    name: "ask_user_question",
+    arguments: {
+      questions: [
+        {
+          question: QUESTION,
+          header: "Tests",
+          options: [
+            { label: "Vitest", description: "Fast, Vite-native" },
+            { label: "Jest", description: "The long-time default" },
+          ],
+          multiSelect: false,
+        },
+      ],
+    },
+  });
+
+  const item = page.getByTestId("session-item").filter({ hasText: "outside-agent" });
+  await item.click();
+  await expect(page.getByTestId("model-external")).toHaveText("outside-agent over MCP");
+  const card = page.getByRole("region", { name: "Questions from the agent" });
+  await expect(card.getByText(QUESTION)).toBeVisible();
+  await expect(card.getByRole("timer")).toBeVisible();
+
+  await card.getByRole("radio", { name: "Vitest" }).check();
+  await card.getByRole("button", { name: "Submit" }).click();
+  const reply = (await call) as { content: { text: string }[]; isError: boolean };
+  expect(reply.isError).toBe(false);
+  expect(reply.content[0]?.text).toContain("→ Vitest");
+
+  // The message box writes to the agent; it hears it with its next result.
+  await expect(shell.composer).toHaveAttribute("placeholder", /outside-agent/);
+  await shell.send("Keep the snapshot tests");
+  await expect(shell.userMessages.filter({ hasText: "Keep the snapshot tests" })).toBeVisible();
+  const next = (await agent.callTool({ name: "write_todos", arguments: { todos: [] } })) as {
+    content: { text: string }[];
+  };
+  expect(next.content[0]?.text).toContain("> Keep the snapshot tests");
+  await agent.close();
+});
