@@ -56,7 +56,7 @@ export class SessionLog {
     setMode: Statement;
     setTitle: Statement;
     entriesAfter: Statement<[string, number], EntryRow>;
-    entriesBefore: Statement<[string, number, number], EntryRow>;
+    entriesBefore: Statement<[string, number], EntryRow & { kind: string }>;
     latestOfKind: Statement<[string, string, number], EntryRow>;
     openRequests: Statement<[string, number], EntryRow>;
     latestOfInteraction: Statement<[string, string, string, number], EntryRow>;
@@ -84,7 +84,7 @@ export class SessionLog {
         "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
       ),
       entriesBefore: db.prepare(
-        "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+        "SELECT seq, at, kind, body FROM entries WHERE session_id = ? AND seq < ? ORDER BY seq DESC",
       ),
       latestOfKind: db.prepare(
         `SELECT seq, at, body FROM entries INDEXED BY entries_by_kind
@@ -170,25 +170,25 @@ export class SessionLog {
   }
 
   /**
-   * The entries just before `beforeSeq`, in order and without gaps: at most `maxEntries`, and
-   * no more once their bodies pass `maxBytes` (the newest one always comes).
+   * The entries just before `beforeSeq`, in order and without gaps: at most `maxEntries` of
+   * them, not counting kinds in `uncounted`, and no more once their bodies pass `maxBytes`
+   * (the newest one always comes).
    */
   entriesBefore(
     sessionId: string,
     beforeSeq: number,
-    limits: { maxEntries: number; maxBytes: number },
+    limits: { maxEntries: number; maxBytes: number; uncounted?: ReadonlySet<string> },
   ): StoredEntry[] {
     return guardStorage("read the session log", () => {
       const rows: EntryRow[] = [];
       let bytes = 0;
-      for (const row of this.statements.entriesBefore.iterate(
-        sessionId,
-        beforeSeq,
-        limits.maxEntries,
-      )) {
+      let counted = 0;
+      for (const row of this.statements.entriesBefore.iterate(sessionId, beforeSeq)) {
         bytes += row.body.length;
         if (rows.length > 0 && bytes > limits.maxBytes) break;
         rows.push(row);
+        if (!limits.uncounted?.has(row.kind)) counted += 1;
+        if (counted >= limits.maxEntries) break;
       }
       return rows.reverse().map(toStored);
     });

@@ -141,6 +141,22 @@ describe("log windows: bounded snapshots and history pages", () => {
     expect(window.earlier).toBeUndefined();
   });
 
+  it("[W3] does not let a burst of saved drafts push the conversation out of the snapshot", () => {
+    appendFiller(50);
+    append(request("q_typing"));
+    for (let i = 0; i < 1_000; i++) {
+      append({
+        kind: "interaction.draft",
+        interactionId: "q_typing",
+        draft: { page: 0, picks: {}, other: { q: `typing ${i}` } },
+      });
+    }
+    const lastSeq = log.requireSession("s1").lastSeq;
+    const window = latestWindow(log, "s1", lastSeq);
+    expect(window.entries.length).toBe(lastSeq);
+    expect(window.earlier).toBeUndefined();
+  });
+
   it("[W3] stops at the byte budget but always carries the latest entry", () => {
     for (let i = 0; i < 5; i++) append({ kind: "assistant.message", text: "x".repeat(1_000) });
     const lastSeq = log.requireSession("s1").lastSeq;

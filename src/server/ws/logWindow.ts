@@ -1,18 +1,33 @@
-import type { EarlierHistory, StoredEntry } from "../../protocol/index.ts";
+import type { EarlierHistory, SessionEntry, StoredEntry } from "../../protocol/index.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 
 export interface WindowLimits {
   maxEntries: number;
   maxBytes: number;
+  uncounted?: ReadonlySet<string>;
 }
+
+/** Saved drafts and countdown steps draw nothing and come by the thousand: a page holds them freely. */
+const UNCOUNTED: ReadonlySet<SessionEntry["kind"]> = new Set([
+  "interaction.draft",
+  "interaction.countdown",
+]);
 
 /**
  * How much of a log a snapshot carries: about two transcript render windows, so opening a
  * 10,000-entry session costs what opening a short one does.
  */
-export const SNAPSHOT_LIMITS: WindowLimits = { maxEntries: 300, maxBytes: 512 * 1024 };
+export const SNAPSHOT_LIMITS: WindowLimits = {
+  maxEntries: 300,
+  maxBytes: 512 * 1024,
+  uncounted: UNCOUNTED,
+};
 /** One "Show earlier" page, unless the client asks for fewer entries. */
-export const HISTORY_LIMITS: WindowLimits = { maxEntries: 300, maxBytes: 512 * 1024 };
+export const HISTORY_LIMITS: WindowLimits = {
+  maxEntries: 300,
+  maxBytes: 512 * 1024,
+  uncounted: UNCOUNTED,
+};
 
 /** A part of a session's log as one frame carries it. */
 export interface LogWindow {
