@@ -225,7 +225,8 @@ export class WsRouter {
       models,
     });
     for (const point of frame.resume ?? []) {
-      if (!this.deps.log.getSession(point.sessionId)) {
+      const session = this.deps.log.getSession(point.sessionId);
+      if (!session) {
         client.send(
           errorFrame(
             "SESSION_NOT_FOUND",
@@ -235,8 +236,7 @@ export class WsRouter {
         );
         continue;
       }
-      const { lastSeq } = this.deps.log.requireSession(point.sessionId);
-      if (point.lastSeq === 0 || !isShortGap(lastSeq, point.lastSeq)) {
+      if (point.lastSeq === 0 || !isShortGap(session.lastSeq, point.lastSeq)) {
         // W3: nothing yet (a page opening on a session) or a gap wider than a snapshot: the
         // snapshot, right behind welcome, not a replay entry by entry.
         this.subscribe(client, point.sessionId, point.lastSeq);
