@@ -1,13 +1,22 @@
-// The server as one ESM file (dist-server/cli.mjs), so `npm start` loads it with plain node:
-// no TypeScript transform and one module instead of hundreds. Plain .mjs because it runs
+// The server as one CommonJS file (dist-server/server.cjs), so `npm start` runs it with plain
+// node: no TypeScript transform, one file instead of hundreds of modules, and (being a script,
+// not an ES module) compiled from V8's code cache on later starts. Plain .mjs because it runs
 // before anything can compile TypeScript.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const OUT_DIR = "dist-server";
 const ENTRY = "src/server/cli.ts";
-const BUNDLE = "cli.mjs";
+const BUNDLE = "server.cjs";
 const STAMP = "stamp.json";
 
 /**
@@ -25,9 +34,10 @@ function mtimeOf(path) {
 }
 
 /**
- * The bundle's path when it was built from the files as they are now, else undefined. The
- * stamp lists every file esbuild read (sources and bundled packages) and this script, so an
- * edit, a `git checkout` or an `npm install` makes the bundle stale; a missing file does too.
+ * The bundle when it was built from the files as they are now, else undefined. The stamp
+ * lists every file esbuild read (sources and bundled packages) and this script, so an edit,
+ * a `git checkout` or an `npm install` makes the bundle stale; a missing file does too.
+ * `builtAt` names this build (its code cache is kept under that name).
  */
 export function freshBundle(root) {
   const outDir = join(root, OUT_DIR);
@@ -37,12 +47,12 @@ export function freshBundle(root) {
   } catch {
     return undefined;
   }
-  const bundle = join(outDir, BUNDLE);
-  if (mtimeOf(bundle) === Number.POSITIVE_INFINITY) return undefined;
+  const path = join(outDir, BUNDLE);
+  if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
   for (const input of stamp.inputs) {
     if (mtimeOf(resolve(root, input)) > stamp.builtAt) return undefined;
   }
-  return bundle;
+  return { path, builtAt: stamp.builtAt };
 }
 
 function writeWhole(path, contents) {
@@ -56,30 +66,39 @@ export async function buildBundle(root) {
   const { build } = await import("esbuild");
   const builtAt = Date.now();
   const outDir = join(root, OUT_DIR);
-  const bundle = join(outDir, BUNDLE);
+  const path = join(outDir, BUNDLE);
   const result = await build({
     absWorkingDir: root,
     entryPoints: [ENTRY],
-    outfile: bundle,
+    outfile: path,
     write: false,
     bundle: true,
     platform: "node",
-    format: "esm",
+    format: "cjs",
     target: "node20",
     external: EXTERNAL,
-    // Bundled CommonJS packages call require() for node's own modules.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
+    // What ES modules (ours, and packages such as fdir) ask import.meta, a script's wrapper has.
+    define: { "import.meta.dirname": "__dirname", "import.meta.url": "__importMetaUrl" },
+    banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     sourcemap: "linked",
     metafile: true,
     logLevel: "warning",
   });
+  const lateImports = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((entry) => entry.kind === "dynamic-import" && entry.external);
+  if (lateImports.length > 0) {
+    // A script compiled from cached data has no import() callback: use require() instead.
+    throw new Error(`the server may not import() ${lateImports.map((e) => e.path).join(", ")}`);
+  }
   mkdirSync(outDir, { recursive: true });
+  for (const name of readdirSync(outDir)) {
+    if (name.endsWith(".v8cache")) rmSync(join(outDir, name), { force: true });
+  }
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   const inputs = [...Object.keys(result.metafile.inputs), "scripts/serverBundle.mjs"];
   writeWhole(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
-  return bundle;
+  return { path, builtAt };
 }
 
 /** The bundle to run: the one on disk when fresh, else a new build. */

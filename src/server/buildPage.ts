@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 /** What the built page is made from; a change to any of it makes dist/ stale. */
 const SOURCES = ["src/web", "src/protocol", "locales", "index.html", "vite.config.ts"];
@@ -23,10 +25,23 @@ export function pageIsStale(root: string, distDir = join(root, "dist")): boolean
   return SOURCES.some((source) => newestMtime(join(root, source)) > built);
 }
 
-/** Runs Vite's production build when dist/ is missing or older than its sources. */
+/**
+ * Runs Vite's production build when dist/ is missing or older than its sources. Vite's own
+ * command line, in a child process: the server never loads Vite, so its bundle needs no
+ * dynamic import (which a script run from V8's code cache cannot do).
+ */
 export async function buildPageIfStale(root: string): Promise<"fresh" | "built"> {
   if (!pageIsStale(root)) return "fresh";
-  const { build } = await import("vite");
-  await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "warn" });
+  const vitePackage = createRequire(join(root, "package.json")).resolve("vite/package.json");
+  const vite = spawn(
+    process.execPath,
+    [join(dirname(vitePackage), "bin", "vite.js"), "build", "--logLevel", "warn"],
+    { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  const code = await new Promise<number | null>((done, fail) => {
+    vite.once("error", fail);
+    vite.once("exit", done);
+  });
+  if (code !== 0) throw new Error(`vite build exited with ${code}`);
   return "built";
 }

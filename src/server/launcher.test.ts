@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PROTOCOL_VERSION } from "../protocol/index.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
@@ -77,9 +77,15 @@ describe("the npm start launcher", () => {
     expect(welcome.protocol).toBe(PROTOCOL_VERSION);
   }, 60_000);
 
-  it("[R1] reuses a fresh bundle, and rebuilds a stale one before running it", async () => {
+  const codeCaches = () =>
+    readdirSync(join(tree.path, "dist-server")).filter((name) => name.endsWith(".v8cache"));
+
+  it("[R1] reuses a fresh bundle and its code cache, and rebuilds a stale one before running it", async () => {
     await help();
+    const [cache] = codeCaches();
+    expect(cache).toBeDefined();
     expect(await help()).not.toContain("built the server");
+    expect(codeCaches()).toEqual([cache]);
 
     const cliOptions = join(tree.path, "src", "server", "cliOptions.ts");
     const edited = readFileSync(cliOptions, "utf8").replace(
@@ -90,6 +96,7 @@ describe("the npm start launcher", () => {
     const afterEdit = await help();
     expect(afterEdit).toContain("plangate: built the server into dist-server/");
     expect(afterEdit).toContain("(edited after the build)");
+    expect(codeCaches()).not.toContain(cache);
     expect(await help()).not.toContain("built the server");
 
     writeFileSync(
