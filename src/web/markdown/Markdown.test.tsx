@@ -71,6 +71,19 @@ describe("Markdown", () => {
     expect(screen.getAllByRole("heading", { level: 2 })).toHaveLength(30);
   });
 
+  it("[W1] shows a long plan's first screen at once and the rest in later tasks", async () => {
+    const text = Array.from(
+      { length: 60 },
+      (_, i) => `## Step ${i}\n\n${"A sentence of the plan. ".repeat(8)}`,
+    ).join("\n\n");
+    await renderMarkdown(text);
+    const first = screen.getAllByRole("heading", { level: 2 }).length;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(60);
+    expect(await screen.findByRole("heading", { name: "Step 59" })).toBeInTheDocument();
+    expect(screen.getAllByRole("heading", { level: 2 })).toHaveLength(60);
+  });
+
   it("[R5] drops a data: image URL", async () => {
     const { container } = await renderMarkdown("![pic](data:text/html;base64,PHNjcmlwdD4=)");
     expect(container.querySelector("img")).toBeNull();

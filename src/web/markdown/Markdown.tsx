@@ -7,6 +7,8 @@ type Renderer = ComponentType<{ text: string }>;
 let loadedRenderer: Renderer | null = null;
 const loadRenderer = () =>
   import("./MarkdownRenderer.tsx").then((module) => {
+    // Compile the parser while idle, not while the first big plan waits for it.
+    if (!loadedRenderer) setTimeout(module.warmUpMarkdown, 0);
     loadedRenderer = module.default;
     return module;
   });

@@ -3,6 +3,8 @@ import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdownBlocks } from "./splitBlocks.ts";
 
+export { warmUpMarkdown } from "./warmUp.ts";
+
 const Block = memo(function Block({ text }: { text: string }) {
   return renderMarkdown(text);
 });
