@@ -3,6 +3,7 @@
 // not an ES module) compiled from V8's code cache on later starts. Plain .mjs because it runs
 // before anything can compile TypeScript.
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -18,6 +19,7 @@ export const OUT_DIR = "dist-server";
 const ENTRY = "src/server/cli.ts";
 const BUNDLE = "server.cjs";
 const STAMP = "stamp.json";
+const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json", "tsconfig.json"];
 
 /**
  * Native or heavy packages stay in node_modules: better-sqlite3 is a native addon, vite only
@@ -96,7 +98,10 @@ export async function buildBundle(root) {
     if (name.endsWith(".v8cache")) rmSync(join(outDir, name), { force: true });
   }
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
-  const inputs = [...Object.keys(result.metafile.inputs), "scripts/serverBundle.mjs"];
+  // Also what steers resolution and compilation without being an input itself.
+  const inputs = [...Object.keys(result.metafile.inputs), ...SETTINGS].filter((input) =>
+    existsSync(resolve(root, input)),
+  );
   writeWhole(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
   return { path, builtAt };
 }
