@@ -20,9 +20,9 @@ const RUNS = Number(process.env.EXP_RUNS ?? 6);
 // EXP_TRACE=1 also traces one more run of each variant: main-thread time by event.
 const TRACE = process.env.EXP_TRACE === "1";
 const variants: { name: string; renderer: Variant; fresh: boolean; className?: string }[] = [
-  { name: "adaptive", renderer: "markdownIt", fresh: true },
-  { name: "step12k", renderer: "step12k", fresh: true },
-  { name: "budget8", renderer: "budget8", fresh: true },
+  { name: "reactMarkdown", renderer: "reactMarkdown", fresh: true },
+  { name: "app", renderer: "markdownIt", fresh: true },
+  { name: "app cached", renderer: "markdownIt", fresh: false },
 ];
 const types: Record<string, string> = {
   ".html": "text/html",

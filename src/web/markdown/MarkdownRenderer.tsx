@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdownBlocks } from "./splitBlocks.ts";
@@ -9,15 +9,16 @@ const Block = memo(function Block({ text }: { text: string }) {
   return renderMarkdown(text);
 });
 
-// The first screen renders with the card; the rest in steps of about STEP_MS each (parse,
-// render and layout), so no task comes near 50 ms.
+// The first screen renders with the card; the rest in steps of about STEP_MS of script each.
+// The layout of a step runs in the next frame and takes about as long again, so neither task
+// comes near 50 ms even when a loaded machine stretches them.
 const FIRST_CHARS = 2500;
-const STEP_MS = 16;
+const STEP_MS = 5;
 const MIN_STEP_CHARS = 1000;
-const MAX_STEP_CHARS = 40_000;
-// Characters parsed, rendered and laid out per millisecond, learnt from every step: it follows
-// the machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
-let charsPerMs = 250;
+const MAX_STEP_CHARS = 20_000;
+// Characters parsed and rendered per millisecond, learnt from every step: it follows the
+// machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
+let charsPerMs = 600;
 
 function nextEnd(blocks: string[], start: number, budget: number): number {
   let end = start;
@@ -46,23 +47,21 @@ const stepChars = () =>
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
   const [shown, setShown] = useState(() => nextEnd(blocks, 0, FIRST_CHARS));
-  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (shown >= blocks.length) return;
-    // One step per macrotask, so the browser can paint and handle input in between. The step
-    // renders and lays out synchronously, so its whole cost is measured here.
+    // One step per macrotask, so the browser can lay out, paint and handle input in between.
+    // The step renders synchronously, so its whole cost is measured here.
     const timer = setTimeout(() => {
       const end = nextEnd(blocks, shown, stepChars());
       const began = performance.now();
       flushSync(() => setShown(end));
-      void root.current?.offsetHeight;
       const ms = performance.now() - began;
       if (ms > 0.5) charsPerMs = (charsPerMs + charsIn(blocks, shown, end) / ms) / 2;
     }, 0);
     return () => clearTimeout(timer);
   }, [shown, blocks]);
   return (
-    <div className="markdown" ref={root}>
+    <div className="markdown">
       {blocks.slice(0, shown).map((block, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; text memo reuses work
         <div className="md-block" key={index}>
