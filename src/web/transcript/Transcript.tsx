@@ -25,6 +25,34 @@ export const TRANSCRIPT_PAGE = 150;
 // the window follows in a transition that a click can interrupt.
 const FIRST_SCREEN = 40;
 
+/** An item by its seq, and how far below the top of the scroller it sits. */
+interface Anchor {
+  seq: number;
+  offset: number;
+}
+
+// Every item view's root element carries the `entry` class, in the order of `visibleItems`.
+const ITEM_SELECTOR = ":scope > .transcript > .entry";
+
+function offsetIn(scroller: HTMLElement, node: HTMLElement): number {
+  return node.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+}
+
+function firstInView(
+  scroller: HTMLElement | null,
+  items: readonly TranscriptItem[],
+): Anchor | null {
+  if (!scroller) return null;
+  const nodes = scroller.querySelectorAll<HTMLElement>(ITEM_SELECTOR);
+  for (let index = 0; index < items.length; index++) {
+    const node = nodes[index];
+    if (!node) break;
+    const offset = offsetIn(scroller, node);
+    if (offset + node.offsetHeight > 0) return { seq: items[index]!.seq, offset };
+  }
+  return null;
+}
+
 function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
   switch (item.kind) {
     case "user":
@@ -68,19 +96,20 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const hiddenCount = items.length - visibleItems.length;
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
-  const heightBeforeReveal = useRef<number | null>(null);
+  const anchor = useRef<Anchor | null>(null);
 
   // Revealing earlier items must keep the reader's place on screen, also when they come
-  // from the server a moment after the click.
+  // from the server a moment after the click: the item that was first in view stays put.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the window or the items grow
   useLayoutEffect(() => {
     const element = scroller.current;
-    const previous = heightBeforeReveal.current;
-    if (element && previous !== null && element.scrollHeight !== previous) {
-      element.scrollTop += element.scrollHeight - previous;
-      heightBeforeReveal.current = null;
-    }
-  }, [shownCount, items]);
+    const held = anchor.current;
+    if (!element || !held) return;
+    const index = visibleItems.findIndex((item) => item.seq === held.seq);
+    const node = element.querySelectorAll<HTMLElement>(ITEM_SELECTOR)[index];
+    if (node) element.scrollTop += offsetIn(element, node) - held.offset;
+    if (!loadingEarlier) anchor.current = null;
+  }, [shownCount, items, loadingEarlier]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever content grows
   useLayoutEffect(() => {
@@ -133,7 +162,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
             aria-busy={hiddenCount === 0 && loadingEarlier}
             disabled={hiddenCount === 0 && loadingEarlier}
             onClick={() => {
-              heightBeforeReveal.current = scroller.current?.scrollHeight ?? null;
+              anchor.current = firstInView(scroller.current, visibleItems);
               setShownCount((count) => Math.min(count, items.length) + TRANSCRIPT_PAGE);
               // The server holds the rest: fetch the next page once the loaded items run out.
               if (hiddenCount <= TRANSCRIPT_PAGE && hasEarlier) client.loadEarlier(sessionId);
