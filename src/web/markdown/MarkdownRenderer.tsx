@@ -15,7 +15,8 @@ const Block = memo(function Block({ text }: { text: string }) {
 const FIRST_CHARS = 2500;
 const STEP_MS = 5;
 const MIN_STEP_CHARS = 1000;
-const MAX_STEP_CHARS = 20_000;
+// Layout costs about 1 ms per KB whatever the script took (sections already parsed take none).
+const MAX_STEP_CHARS = 8000;
 // Characters parsed and rendered per millisecond, learnt from every step: it follows the
 // machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
 let charsPerMs = 600;
