@@ -37,9 +37,10 @@ function mtimeOf(path) {
 
 /**
  * The bundle when it was built from the files as they are now, else undefined. The stamp
- * lists every file esbuild read (sources and bundled packages) and this script, so an edit,
- * a `git checkout` or an `npm install` makes the bundle stale; a missing file does too.
- * `builtAt` names this build (its code cache is kept under that name).
+ * holds the modification time of every file esbuild read (sources and bundled packages) and
+ * of the build settings: an edit, a `git checkout`, an `npm install`, or an older copy put
+ * back changes one, and so does a missing file. A time after `builtAt` means the file changed
+ * while the build read it. `builtAt` also names the build's code cache.
  */
 export function freshBundle(root) {
   const outDir = join(root, OUT_DIR);
@@ -51,8 +52,9 @@ export function freshBundle(root) {
   }
   const path = join(outDir, BUNDLE);
   if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
-  for (const input of stamp.inputs) {
-    if (mtimeOf(resolve(root, input)) > stamp.builtAt) return undefined;
+  for (const [input, built] of Object.entries(stamp.inputs)) {
+    const now = mtimeOf(resolve(root, input));
+    if (now !== built || now > stamp.builtAt) return undefined;
   }
   return { path, builtAt: stamp.builtAt };
 }
@@ -99,8 +101,10 @@ export async function buildBundle(root) {
   }
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   // Also what steers resolution and compilation without being an input itself.
-  const inputs = [...Object.keys(result.metafile.inputs), ...SETTINGS].filter((input) =>
-    existsSync(resolve(root, input)),
+  const inputs = Object.fromEntries(
+    [...Object.keys(result.metafile.inputs), ...SETTINGS]
+      .filter((input) => existsSync(resolve(root, input)))
+      .map((input) => [input, mtimeOf(resolve(root, input))]),
   );
   writeWhole(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
   return { path, builtAt };

@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { PROTOCOL_VERSION } from "../protocol/index.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
@@ -98,6 +106,11 @@ describe("the npm start launcher", () => {
     expect(afterEdit).toContain("(edited after the build)");
     expect(codeCaches()).not.toContain(cache);
     expect(await help()).not.toContain("built the server");
+
+    const yesterday = new Date(Date.now() - 86_400_000);
+    writeFileSync(cliOptions, edited.replace("(edited after the build)", "(an older copy)"));
+    utimesSync(cliOptions, yesterday, yesterday);
+    expect(await help()).toContain("(an older copy)");
 
     writeFileSync(
       cliOptions,
