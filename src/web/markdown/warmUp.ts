@@ -1,6 +1,6 @@
-import { markdownToHast } from "./markdownToHast.ts";
+import { renderMarkdown } from "./renderMarkdown.tsx";
 
-// One of each construct a plan uses, so the parser's code is compiled before the first plan.
+// One of each construct a plan uses, so parser and renderer are compiled before the first plan.
 const SAMPLE = `# Plan
 
 Some **bold**, _em_, ~~gone~~, \`code\`, a [link](https://example.com) and www.example.com.
@@ -28,7 +28,7 @@ const x = 1;
 ---
 `;
 
-/** Parses a small sample a few times, off the critical path, so a big plan starts warm. */
+/** Renders a small sample a few times, off the critical path, so a big plan starts warm. */
 export function warmUpMarkdown(): void {
-  for (let i = 0; i < 3; i++) markdownToHast(`${SAMPLE}${i}`);
+  for (let i = 0; i < 3; i++) renderMarkdown(`${SAMPLE}${i}`);
 }
