@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ClientFrame, MAX_HISTORY_PAGE, ServerFrame } from "./frames.ts";
+
+const session = {
+  id: "s1",
+  title: "t",
+  createdAt: 1,
+  updatedAt: 2,
+  lastSeq: 900,
+  model: "scripted/demo",
+  mode: { permissionMode: "build", planEnabled: false },
+  pendingInteractions: 1,
+};
+const message = (seq: number) => ({ seq, at: seq, entry: { kind: "user.message", text: "hi" } });
+
+describe("frames", () => {
+  it("[R2] session.history asks for a positive page no larger than the cap", () => {
+    const ask = (extra: object) =>
+      ClientFrame.safeParse({ type: "session.history", sessionId: "s1", beforeSeq: 40, ...extra });
+    expect(ask({}).success).toBe(true);
+    expect(ask({ limit: MAX_HISTORY_PAGE }).success).toBe(true);
+    expect(ask({ limit: MAX_HISTORY_PAGE + 1 }).success).toBe(false);
+    expect(ask({ limit: 0 }).success).toBe(false);
+    expect(ask({ beforeSeq: 0 }).success).toBe(false);
+    expect(ask({ page: 2 }).success).toBe(false);
+  });
+
+  it("[W3] a snapshot may carry context and say how much history came before it", () => {
+    const frame = {
+      type: "snapshot",
+      session,
+      context: [{ seq: 1, at: 1, entry: { kind: "session.modelChanged", model: "m" } }],
+      entries: [message(800), message(801)],
+      earlier: { beforeSeq: 800, count: 799 },
+    };
+    expect(ServerFrame.safeParse(frame).success).toBe(true);
+    expect(ServerFrame.safeParse({ ...frame, earlier: { beforeSeq: 800 } }).success).toBe(false);
+    expect(ServerFrame.safeParse({ ...frame, earlier: { beforeSeq: 1, count: 0 } }).success).toBe(
+      false,
+    );
+  });
+
+  it("[W3] a history page is strict like every frame", () => {
+    const page = { type: "history", sessionId: "s1", beforeSeq: 800, entries: [message(799)] };
+    expect(ServerFrame.safeParse(page).success).toBe(true);
+    expect(ServerFrame.safeParse({ ...page, more: true }).success).toBe(false);
+  });
+});
