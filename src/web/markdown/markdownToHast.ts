@@ -137,9 +137,12 @@ function inline(tokens: Token[]): Child[] {
 }
 
 function codeBlock(token: Token): Element {
-  const language = token.info.trim().split(/\s+/)[0];
+  const language = parser.utils.unescapeAll(token.info).trim().split(/\s+/)[0];
   const properties: Properties = language ? { className: [`language-${language}`] } : {};
-  return element("pre", {}, [element("code", properties, [text(token.content)])]);
+  // remark ends every non-empty code block with a newline, also one left open at the end.
+  const code =
+    token.content && !token.content.endsWith("\n") ? `${token.content}\n` : token.content;
+  return element("pre", {}, [element("code", properties, [text(code)])]);
 }
 
 /** Turns a task item's leading `[ ]` / `[x]` into a disabled checkbox, as remark-gfm does. */

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { renderToStaticMarkup } from "react-dom/server";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
@@ -92,6 +93,8 @@ describe("renderMarkdown", () => {
     ["a plain paragraph", "just text"],
     ["a loose task list", "- [ ] one\n\n- [x] two\n"],
     ["an empty fence", "```\n```"],
+    ["a fence info with an entity", "```c&amp;d x\ncode\n```"],
+    ["a fence left open at the end", "```\ncode\n# not a heading"],
     ["a list in a quote in a list", "- a\n  > - b\n  >   c\n- d"],
     ["emphasis across a soft break", "*one\ntwo*"],
     ["a table with a missing cell", "| a | b |\n|---|---|\n| 1 |"],
@@ -109,6 +112,24 @@ describe("renderMarkdown", () => {
     const html = ours("[x](javascript:alert(1)) [y](vbscript:z) ![z](data:image/png;base64,AA)");
     expect(html).toBe(
       '<p><span class="md-unsafe-link">x</span> <span class="md-unsafe-link">y</span> <span>z</span></p>',
+    );
+  });
+
+  it("[R5] no mix of markdown and HTML yields an element or a URL that could run script", () => {
+    const piece = fc.constantFrom(
+      ...["# ", "- ", "1. ", "> ", "```", "    ", "\n", "\n\n", "*", "_", "~~", "`", "[", "]"],
+      ...["| a | b |\n|---|---|\n", "[ ] ", "text ", "www.x.com", "a@b.co", "&lt;", "\\"],
+      ...["<script>alert(1)</script>", '<img src=x onerror="alert(1)">', "<iframe>", "<b>"],
+      ...["[l](javascript:alert(1))", "![i](javascript:x)", "<javascript:alert(1)>"],
+      ...["[r]: javascript:alert(1)\n", "[l][r]", "[v](vbscript:x)", "![d](data:text/html,x)"],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
+        const html = ours(parts.join(""));
+        expect(html).not.toMatch(/<(script|iframe|b)[\s>]|<[a-z][^>]*\son\w+=/i);
+        expect(html).not.toMatch(/(href|src)="\s*(javascript|vbscript|data):/i);
+      }),
+      { numRuns: 300 },
     );
   });
 
