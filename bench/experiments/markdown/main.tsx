@@ -80,29 +80,10 @@ window.renderPlan = async (plan, variant, endMarker, className = "") => {
   return { first, whole: (await nextFrame()) - start };
 };
 
-// Style and layout time of the whole plan rendered at once, with a candidate class.
-(window as unknown as { layoutCost: (plan: string, className: string) => number }).layoutCost = (
-  plan,
-  className,
-) => {
-  flushSync(() =>
-    root.render(
-      <section className={`qreview-body ${className}`}>{renderers.stepAll(plan)}</section>,
-    ),
-  );
-  const start = now();
-  void container.offsetHeight;
-  return now() - start;
-};
-
 // Candidate style changes, switched on per run by a class on the plan body.
 const style = document.createElement("style");
 style.textContent = `
 .exp-bw .markdown { overflow-wrap: break-word; }
 .exp-novf .markdown pre, .exp-novf .markdown .md-table-scroll { overflow-x: visible; }
-.exp-nocode .markdown code { padding: 0; border-radius: 0; }
-.exp-fixed .markdown table { table-layout: fixed; width: 100%; }
-.exp-notable .markdown table { display: none; }
-.exp-nopre .markdown pre { display: none; }
 `;
 document.head.append(style);
