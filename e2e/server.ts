@@ -41,10 +41,9 @@ export class PlangateServer {
 
   async start(port = 0): Promise<void> {
     this.output = "";
+    // What `npm start` runs: the bundled server, rebuilt first when its sources changed.
     const args = [
-      "--import",
-      "tsx",
-      join(root, "src/server/cli.ts"),
+      join(root, "scripts/start.mjs"),
       "--port",
       String(port),
       "--workspace",

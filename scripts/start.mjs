@@ -25,7 +25,8 @@ try {
 }
 const source = readFileSync(bundle.path, "utf8");
 const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+  // Strict like the ES modules it was bundled from: sloppy mode would let some errors pass silently.
+  `(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`,
   { filename: bundle.path, cachedData },
 );
 if (cachedData === undefined || script.cachedDataRejected) {
