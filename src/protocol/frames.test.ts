@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import { ClientFrame, MAX_HISTORY_PAGE, ServerFrame } from "./frames.ts";
 
 const session = {
