@@ -2,6 +2,8 @@
 // Times run from the frame reaching the page's socket to (a) the card's first frame painted
 // and (b) the plan's last line in the DOM and painted; long tasks (PerformanceObserver
 // `longtask`) are collected while it renders and while the plan is scrolled to its end.
+// Every run sends a plan the page has not seen (each heading names the run), so no section
+// comes from the renderer's cache: the figures are a first view, not a revision.
 import type { Page } from "playwright-core";
 import type { Figure } from "./figures.ts";
 import { median, percentile } from "./figures.ts";
@@ -24,6 +26,8 @@ interface PlanRun {
   longestScroll: number;
   longTasks: number;
 }
+
+const freshPlan = (plan: string, run: number) => plan.replace(/^(#{1,6} .*)$/gm, `$1 (run ${run})`);
 
 /** Wheels through the plan body to its end, one notch per display frame. */
 async function scrollToEnd(page: Page): Promise<void> {
@@ -62,7 +66,7 @@ export async function run(): Promise<Figure[]> {
       const complete = events.next((e) => e.type === "complete", 20_000, `${tag} complete`);
       const { interactionId } = await server.ask(
         sessionId,
-        planReviewQuestion(tag, plan),
+        planReviewQuestion(tag, freshPlan(plan, i)),
         "ExitPlanMode",
       );
       const { index } = await complete;

@@ -10,13 +10,13 @@ const Block = memo(function Block({ text }: { text: string }) {
 });
 
 // The first screen renders with the card; the rest in steps of about STEP_MS of script each.
-// The layout of a step runs in the next frame and takes about as long again, so neither task
-// comes near 50 ms even when a loaded machine stretches them.
+// Blocks off screen skip layout (content-visibility in markdown.css), so a step's layout in the
+// next frame is small and neither task comes near 50 ms even when a loaded machine stretches them.
 const FIRST_CHARS = 2500;
-const STEP_MS = 5;
+const STEP_MS = 8;
 const MIN_STEP_CHARS = 1000;
-// Layout costs about 1 ms per KB whatever the script took (sections already parsed take none).
-const MAX_STEP_CHARS = 8000;
+// Bounds a step made of sections already parsed (cached), which cost little script.
+const MAX_STEP_CHARS = 16000;
 // Characters parsed and rendered per millisecond, learnt from every step: it follows the
 // machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
 let charsPerMs = 600;
@@ -51,15 +51,23 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   useEffect(() => {
     if (shown >= blocks.length) return;
     // One step per macrotask, so the browser can lay out, paint and handle input in between.
+    // A message, not a timer: nested timers are held back at least 4 ms each.
     // The step renders synchronously, so its whole cost is measured here.
-    const timer = setTimeout(() => {
+    const channel = new MessageChannel();
+    let cancelled = false;
+    channel.port1.onmessage = () => {
+      if (cancelled) return;
       const end = nextEnd(blocks, shown, stepChars());
       const began = performance.now();
       flushSync(() => setShown(end));
       const ms = performance.now() - began;
       if (ms > 0.5) charsPerMs = (charsPerMs + charsIn(blocks, shown, end) / ms) / 2;
-    }, 0);
-    return () => clearTimeout(timer);
+    };
+    channel.port2.postMessage(null);
+    return () => {
+      cancelled = true;
+      channel.port1.close();
+    };
   }, [shown, blocks]);
   return (
     <div className="markdown">
