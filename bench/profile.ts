@@ -100,14 +100,14 @@ const targets: Record<string, () => Promise<void>> = {
     reportNodeProfiles("fanout server", dir);
   },
 
-  /** One start of the CLI in a built tree, until the page is served. */
+  /** One start of what `npm start` runs (the launcher and bundle) in a built tree, until the page is served. */
   async coldStart() {
     const tree = await makeBuiltTree();
     const dir = mkdtempSync(join(tmpdir(), "plangate-prof-cold-"));
     try {
       const start = await startOnce(
         process.execPath,
-        [`--cpu-prof`, `--cpu-prof-dir=${dir}`, "--import", "tsx", "src/server/cli.ts"],
+        [`--cpu-prof`, `--cpu-prof-dir=${dir}`, "scripts/start.mjs"],
         tree.root,
       );
       console.log(
