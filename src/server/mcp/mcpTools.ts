@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
 import type { ToolContract, ToolResult } from "../tools/contract.ts";
-import { planReviewQuestion, verdictOf } from "../tools/exitPlanMode.ts";
+import { askPlanReview, verdictOf } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { todoWriteTool } from "../tools/todoWrite.ts";
 
@@ -79,15 +79,7 @@ const reviewTool: ToolContract<ReviewPlanInput> = {
   summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
   async run(input, context) {
     if (!context.askUser) return { output: "No user can review the plan here.", isError: true };
-    const toolCallId = context.toolCallId ?? "";
-    const planRevision = context.planRevision?.(toolCallId);
-    const outcome = await context.askUser({
-      toolName: MCP_REVIEW_TOOL,
-      toolCallId,
-      questions: [planReviewQuestion(input.plan)],
-      ...(planRevision ? { planRevision } : {}),
-    });
-    return reviewResult(outcome);
+    return reviewResult(await askPlanReview(context, context.askUser, MCP_REVIEW_TOOL, input.plan));
   },
 };
 

@@ -173,6 +173,11 @@ export class SessionManager {
       const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
       result = { output: `${call.name} produced no result: ${why}.`, isError: true };
     }
+    this.recordResult(sessionId, call, result);
+    return result;
+  }
+
+  private recordResult(sessionId: string, call: ToolCallToRun, result: ToolResult): void {
     this.append(sessionId, {
       kind: "tool.result",
       callId: call.callId,
@@ -180,7 +185,6 @@ export class SessionManager {
       isError: result.isError ?? false,
       output: result.output,
     });
-    return result;
   }
 
   /** Stops the running turn; returns false when none was running. */
@@ -391,13 +395,7 @@ export class SessionManager {
           }
         }
         const result = await started.get(index)!;
-        this.append(sessionId, {
-          kind: "tool.result",
-          callId: call.callId,
-          name: call.name,
-          isError: result.isError ?? false,
-          output: result.output,
-        });
+        this.recordResult(sessionId, call, result);
         if (signal.aborted) throw new TurnAborted();
         if (result.endTurn) {
           const later = [...started].filter(([other]) => other > index);

@@ -66,6 +66,23 @@ export function planReviewQuestion(plan: string): AskUserQuestionItem {
   };
 }
 
+/** I3 + X4: asks the one review question, numbered as the session's next plan revision. */
+export function askPlanReview(
+  context: ToolContext,
+  askUser: NonNullable<ToolContext["askUser"]>,
+  toolName: string,
+  plan: string,
+): Promise<AskOutcome> {
+  const toolCallId = context.toolCallId ?? "";
+  const planRevision = context.planRevision?.(toolCallId);
+  return askUser({
+    toolName,
+    toolCallId,
+    questions: [planReviewQuestion(plan)],
+    ...(planRevision ? { planRevision } : {}),
+  });
+}
+
 export interface ExitPlanModeDeps {
   /** Where a plan file that could not be written is reported (P8: the exit goes on). */
   logError?: (message: string, error: unknown) => void;
@@ -154,14 +171,12 @@ export function createExitPlanModeTool(
       if (!context.askUser) {
         return { output: "No user can review the plan in this session.", isError: true };
       }
-      const toolCallId = context.toolCallId ?? "";
-      const planRevision = context.planRevision?.(toolCallId);
-      const outcome = await context.askUser({
-        toolName: EXIT_PLAN_MODE_TOOL,
-        toolCallId,
-        questions: [planReviewQuestion(input.plan)],
-        ...(planRevision ? { planRevision } : {}),
-      });
+      const outcome = await askPlanReview(
+        context,
+        context.askUser,
+        EXIT_PLAN_MODE_TOOL,
+        input.plan,
+      );
       const verdict = verdictOf(outcome);
       switch (verdict.type) {
         case "approve":
