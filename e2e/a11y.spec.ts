@@ -127,3 +127,33 @@ test.describe("questions", () => {
     expect(await modelEcho(page)).toMatch(/^The user approved your plan\./);
   });
 });
+
+test.describe("plan revisions", () => {
+  test.use({ scenario: "planReview" });
+
+  test("[W5][X4] a revised plan's card, its feedback and its diff have no axe violations; the diff toggles by keyboard", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await shell.command("/plan cache the price lookups");
+    const first = questions.planCard(REVIEW);
+    await first.getByRole("button", { name: questions.copy["planReview.addFeedback"] }).click();
+    await first
+      .getByRole("textbox", { name: questions.copy["planReview.feedbackLabel"] })
+      .fill("Use smaller steps");
+    await questions.planButton(first, "refuse").click();
+
+    const revised = questions.planCard(REVIEW);
+    await expect(revised.getByText("Revision 2")).toBeVisible();
+    const toggle = revised.getByRole("button", { name: "Show changes since revision 1" });
+    await tabTo(page, toggle, "Shift+Tab");
+    await page.keyboard.press("Enter");
+    await expect(toggle).toHaveAttribute("aria-pressed", "true");
+    await expect(revised.locator("ins").first()).toBeVisible();
+    await expectNoViolations(page);
+  });
+});
