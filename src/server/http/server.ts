@@ -73,6 +73,8 @@ export interface ServerOptions {
   permissions?: PermissionCheck;
   /** Configuration's `permission.disallowedTools`: tools no mode may run. */
   disallowedTools?: string[];
+  /** X1: how often an MCP call that waits for the user reports progress. Tests shorten it. */
+  mcpProgressEveryMs?: number;
 }
 
 export interface RunningServer {
@@ -188,7 +190,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     checkAccess(request, reply, { token, port: () => port }),
   );
   app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
-  const mcp = new McpBridge({ sessions, log });
+  const mcp = new McpBridge({
+    sessions,
+    log,
+    ...(options.mcpProgressEveryMs ? { progressEveryMs: options.mcpProgressEveryMs } : {}),
+  });
   await registerMcpRoute(app, mcp);
   const built = existsSync(join(distDir, "index.html"));
   if (built) {

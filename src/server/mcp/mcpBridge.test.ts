@@ -49,7 +49,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
   };
 
   beforeEach(async () => {
-    test = await startTestServer();
+    test = await startTestServer({ mcpProgressEveryMs: 100 });
     client = await connect();
   });
   afterEach(async () => {
@@ -103,6 +103,35 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
       ]),
     );
     expect(kinds).not.toContain("turn.started");
+  });
+
+  it("[X1] a call kept waiting streams progress, so an agent with a short timeout still gets the answer", async () => {
+    const progress: number[] = [];
+    const call = client.callTool(
+      {
+        name: "ask_user_question",
+        arguments: {
+          questions: [
+            {
+              question: "Which database?",
+              header: "Database",
+              options: [{ label: "Postgres" }, { label: "SQLite" }],
+              multiSelect: false,
+            },
+          ],
+        },
+      },
+      undefined,
+      { timeout: 500, resetTimeoutOnProgress: true, onprogress: (p) => progress.push(p.progress) },
+    );
+    const { pending } = await pendingSoon();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["Postgres"] },
+    });
+    expect(textOf(await call)).toContain("Postgres");
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
   it("[X1][X4] review_plan waits for the verdict; a second plan is revision 2 and carries the feedback", async () => {

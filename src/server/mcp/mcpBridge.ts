@@ -9,6 +9,7 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   type JsonRpcId,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   METHOD_NOT_FOUND,
@@ -22,6 +23,8 @@ export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", 
 /** Enough for every agent on one machine; the oldest connection makes room for a new one. */
 const MAX_CONNECTIONS = 64;
 const SERVER_VERSION = "0.1.0";
+/** A person may take minutes; agents that asked for progress hear this often that we still wait. */
+const PROGRESS_EVERY_MS = 10_000;
 
 const INSTRUCTIONS =
   "plangate shows your questions, plans and todo list to the user in a web page. Ask with ask_user_question, submit a plan for approval with review_plan, and keep your todo list with write_todos. Each call waits until the user answers.";
@@ -39,7 +42,11 @@ interface McpConnection {
 export interface McpBridgeDeps {
   sessions: SessionManager;
   log: SessionLog;
+  progressEveryMs?: number;
 }
+
+/** Sends a notification to the agent while its call still waits (over a stream, see mcpRoute). */
+export type NotifyAgent = (notification: JsonRpcNotification) => void;
 
 /** What the HTTP layer sends back: a status, maybe a JSON body, maybe a new connection id. */
 export interface McpReply {
@@ -81,6 +88,7 @@ export class McpBridge {
     body: string,
     connectionId: string | undefined,
     signal: AbortSignal,
+    notify?: NotifyAgent,
   ): Promise<McpReply> {
     let decoded: unknown;
     try {
@@ -93,12 +101,12 @@ export class McpBridge {
         return { status: 400, body: errorOf(null, INVALID_REQUEST, "an empty batch") };
       }
       const replies = await Promise.all(
-        decoded.map((item) => this.handleOne(item, connectionId, signal)),
+        decoded.map((item) => this.handleOne(item, connectionId, signal, notify)),
       );
       const bodies = replies.flatMap((reply) => (reply.body === undefined ? [] : [reply.body]));
       return bodies.length === 0 ? { status: 202 } : { status: 200, body: bodies.flat() };
     }
-    return this.handleOne(decoded, connectionId, signal);
+    return this.handleOne(decoded, connectionId, signal, notify);
   }
 
   /** DELETE: the agent ends its connection; calls still waiting are withdrawn. */
@@ -124,6 +132,7 @@ export class McpBridge {
     value: unknown,
     connectionId: string | undefined,
     signal: AbortSignal,
+    notify: NotifyAgent | undefined,
   ): Promise<McpReply> {
     const incoming = classify(value);
     switch (incoming.kind) {
@@ -143,7 +152,7 @@ export class McpBridge {
         return { status: 202 };
       }
       case "request":
-        return this.handleRequest(incoming.message, connectionId, signal);
+        return this.handleRequest(incoming.message, connectionId, signal, notify);
     }
   }
 
@@ -151,6 +160,7 @@ export class McpBridge {
     request: JsonRpcRequest,
     connectionId: string | undefined,
     signal: AbortSignal,
+    notify: NotifyAgent | undefined,
   ): Promise<McpReply> {
     if (request.method === "initialize") return this.initialize(request);
     if (connectionId === undefined) {
@@ -176,7 +186,7 @@ export class McpBridge {
       case "tools/list":
         return { status: 200, body: resultOf(request.id, { tools: this.toolList() }) };
       case "tools/call":
-        return { status: 200, body: await this.callTool(connection, request, signal) };
+        return { status: 200, body: await this.callTool(connection, request, signal, notify) };
       default:
         return {
           status: 200,
@@ -222,8 +232,11 @@ export class McpBridge {
     connection: McpConnection,
     request: JsonRpcRequest,
     signal: AbortSignal,
+    notify: NotifyAgent | undefined,
   ): Promise<JsonRpcResponse> {
-    const params = request.params as { name?: unknown; arguments?: unknown } | undefined;
+    const params = request.params as
+      | { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } }
+      | undefined;
     const name = params?.name;
     if (typeof name !== "string" || this.tools.get(name) === undefined) {
       const offered = this.tools
@@ -240,6 +253,7 @@ export class McpBridge {
     const withdraw = () => call.abort("the agent disconnected");
     signal.addEventListener("abort", withdraw, { once: true });
     connection.inflight.set(request.id, call);
+    const heartbeat = this.keepInformed(params?._meta?.progressToken, notify);
     try {
       const sessionId = this.sessionOf(connection);
       const result = await this.deps.sessions.runExternalCall(
@@ -254,9 +268,33 @@ export class McpBridge {
         isError: result.isError ?? false,
       });
     } finally {
+      clearInterval(heartbeat);
       signal.removeEventListener("abort", withdraw);
       connection.inflight.delete(request.id);
     }
+  }
+
+  /**
+   * Agents time out calls that take long (the SDK's default is a minute) unless progress
+   * resets the clock; a question may wait five minutes and a plan review for good.
+   */
+  private keepInformed(token: unknown, notify: NotifyAgent | undefined) {
+    if (notify === undefined || (typeof token !== "string" && typeof token !== "number")) {
+      return undefined;
+    }
+    let beats = 0;
+    return setInterval(() => {
+      beats += 1;
+      notify({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress: beats,
+          message: "waiting for the user in plangate",
+        },
+      });
+    }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   }
 
   private sessionOf(connection: McpConnection): string {

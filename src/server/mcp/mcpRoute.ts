@@ -8,8 +8,9 @@ export const MCP_PATH = "/mcp";
 
 /**
  * X1: Streamable HTTP for MCP at `/mcp`: POST carries JSON-RPC and gets a JSON reply, DELETE
- * ends a connection; there is no server-sent stream (GET is 405, which clients accept).
- * Access is checked by the server's onRequest hook before any of this runs.
+ * ends a connection; there is no standalone server stream (GET is 405, which clients accept).
+ * A call that waits for the user turns its reply into an event stream once it has progress to
+ * report, when the agent accepts one. Access is checked by the server's onRequest hook first.
  */
 export async function registerMcpRoute(app: FastifyInstance, bridge: McpBridge): Promise<void> {
   await app.register(async (scope) => {
@@ -25,11 +26,34 @@ export async function registerMcpRoute(app: FastifyInstance, bridge: McpBridge):
       reply.raw.on("close", () => {
         if (!reply.raw.writableFinished) disconnected.abort("the agent disconnected");
       });
+      const acceptsStream = (headerOf(request.headers.accept) ?? "").includes("text/event-stream");
+      let streaming = false;
+      const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+      const notify = (message: unknown) => {
+        if (reply.raw.destroyed) return;
+        if (!streaming) {
+          streaming = true;
+          reply.hijack();
+          reply.raw.writeHead(200, {
+            "content-type": "text/event-stream",
+            "cache-control": "no-store",
+          });
+        }
+        reply.raw.write(event(message));
+      };
       const answer = await bridge.handlePost(
         typeof request.body === "string" ? request.body : "",
         headerOf(request.headers["mcp-session-id"]),
         disconnected.signal,
+        acceptsStream ? notify : undefined,
       );
+      if (streaming) {
+        if (!reply.raw.destroyed) {
+          for (const body of [answer.body ?? []].flat()) reply.raw.write(event(body));
+          reply.raw.end();
+        }
+        return reply;
+      }
       if (answer.connectionId !== undefined) reply.header("mcp-session-id", answer.connectionId);
       reply.code(answer.status);
       if (answer.body === undefined) return reply.send();
