@@ -187,6 +187,31 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(textOf(again)).not.toContain("staging");
   });
 
+  it("[X1] an agent that ends its MCP session and comes back goes on in its plangate session, hearing what the user wrote meanwhile", async () => {
+    await client.callTool({ name: "write_todos", arguments: { todos: [] } });
+    const session = mcpSession();
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await client.close();
+    test.server.sessions.prompt(session.id, "While you were away: use the staging database");
+    client = await connect();
+    const other = await connect("another-agent");
+    const reply = await client.callTool({ name: "write_todos", arguments: { todos: [] } });
+    await other.callTool({ name: "write_todos", arguments: { todos: [] } });
+    await other.close();
+    expect(textOf(reply)).toContain("> While you were away: use the staging database");
+    const mcpSessions = test.server.sessions.summaries().filter((s) => s.model.startsWith("mcp/"));
+    expect(mcpSessions.map((s) => s.model).sort()).toEqual(["mcp/another-agent", "mcp/test-agent"]);
+  });
+
+  it("[X1] two connections of the same agent that have not ended get sessions of their own", async () => {
+    await client.callTool({ name: "write_todos", arguments: { todos: [] } });
+    const twin = await connect();
+    await twin.callTool({ name: "write_todos", arguments: { todos: [] } });
+    await twin.close();
+    const mine = test.server.sessions.summaries().filter((s) => s.model === "mcp/test-agent");
+    expect(mine).toHaveLength(2);
+  });
+
   it("[X1][R3] bad input is a clear error result; an unknown tool is a protocol error", async () => {
     const reply = await client.callTool({
       name: "ask_user_question",
