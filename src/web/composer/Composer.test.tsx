@@ -34,6 +34,22 @@ describe("Composer modes", () => {
     expect(input).toHaveValue("half a thought");
   });
 
+  it("[X1] in a session an agent drives over MCP, the box writes to it and offers no mode", async () => {
+    const user = userEvent.setup();
+    const entry = { ...created, model: "mcp/claude-code", mode: build } as SessionEntry;
+    const { sent } = renderShell(<Composer sessionId="s1" inputRef={createRef()} />, {
+      frames: [snapshotFrame("s1", [stored(1, entry)], { mode: build, model: "mcp/claude-code" })],
+      online: true,
+      language: "en",
+    });
+    const input = screen.getByRole("textbox");
+    expect(input).toHaveAttribute("placeholder", expect.stringContaining("claude-code"));
+    expect(screen.queryByTestId("mode-chip")).not.toBeInTheDocument();
+    await user.click(input);
+    await user.keyboard("{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([]);
+  });
+
   it("[P2] cycles from the mode the server last reported", async () => {
     const user = userEvent.setup();
     const { input, sent, client } = renderComposer(build);

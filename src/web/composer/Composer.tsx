@@ -47,7 +47,13 @@ export function Composer({
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (completion.onKeyDown(event)) return;
     // P2: Shift+Tab cycles the mode (plan → build → edit → yolo); plain Tab still leaves the box.
-    if (event.key === "Tab" && event.shiftKey && !event.nativeEvent.isComposing) {
+    // An agent over MCP (X1) runs its own modes; there is none to cycle here.
+    if (
+      mcpClient === null &&
+      event.key === "Tab" &&
+      event.shiftKey &&
+      !event.nativeEvent.isComposing
+    ) {
       event.preventDefault();
       if (online) client.setMode(sessionId, nextModeInCycle(mode));
       return;
@@ -84,7 +90,9 @@ export function Composer({
               ? t("composer.placeholderMcp", { client: mcpClient })
               : t("composer.placeholder")
         }
-        aria-describedby={`composer-hint ${MODE_CYCLE_HINT_ID}`}
+        aria-describedby={
+          mcpClient === null ? `composer-hint ${MODE_CYCLE_HINT_ID}` : "composer-hint"
+        }
         aria-invalid={problem ? true : undefined}
         {...completion.inputProps}
         onChange={(event) => {
@@ -101,7 +109,7 @@ export function Composer({
         </p>
       ) : null}
       <div className="composer-bar">
-        <ModeChip mode={mode} />
+        {mcpClient === null ? <ModeChip mode={mode} /> : null}
         <span id="composer-hint" className="composer-hint">
           {t("composer.hint")}
         </span>
