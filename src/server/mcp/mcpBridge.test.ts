@@ -11,6 +11,17 @@ interface ToolReply {
   isError?: boolean;
 }
 
+const databaseAsk = {
+  questions: [
+    {
+      question: "Which database?",
+      header: "Database",
+      options: [{ label: "Postgres" }, { label: "SQLite" }],
+      multiSelect: false,
+    },
+  ],
+};
+
 const textOf = (reply: unknown) => (reply as ToolReply).content.map((part) => part.text).join("");
 
 describe("MCP bridge (X1), spoken to by the official MCP client", () => {
@@ -71,16 +82,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
   it("[X1][A1] a question lands in the agent's own session with its countdown, and the answer comes back", async () => {
     const call = client.callTool({
       name: "ask_user_question",
-      arguments: {
-        questions: [
-          {
-            question: "Which database?",
-            header: "Database",
-            options: [{ label: "Postgres" }, { label: "SQLite" }],
-            multiSelect: false,
-          },
-        ],
-      },
+      arguments: databaseAsk,
     });
     const { session, pending } = await pendingSoon();
     expect(session.model).toBe("mcp/test-agent");
@@ -110,16 +112,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     const call = client.callTool(
       {
         name: "ask_user_question",
-        arguments: {
-          questions: [
-            {
-              question: "Which database?",
-              header: "Database",
-              options: [{ label: "Postgres" }, { label: "SQLite" }],
-              multiSelect: false,
-            },
-          ],
-        },
+        arguments: databaseAsk,
       },
       undefined,
       { timeout: 500, resetTimeoutOnProgress: true, onprogress: (p) => progress.push(p.progress) },

@@ -303,34 +303,28 @@ export class McpBridge {
    * meanwhile), else a new one. A connection holds its session until it is ended (DELETE).
    */
   private sessionOf(connection: McpConnection): string {
-    if (connection.sessionId !== undefined && this.deps.log.getSession(connection.sessionId)) {
-      return connection.sessionId;
-    }
+    if (connection.sessionId !== undefined) return connection.sessionId;
     const model = `${MCP_MODEL_PREFIX}${connection.client}`;
     const held = new Set([...this.connections.values()].map((other) => other.sessionId));
-    const previous = this.deps.sessions
-      .summaries()
-      .filter((session) => session.model === model && !held.has(session.id))
-      .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    // Listed most recently updated first.
+    const previous = this.deps.log
+      .listSessions()
+      .find((session) => session.model === model && !held.has(session.id));
     if (previous) {
       connection.sessionId = previous.id;
-      connection.heardSeq = this.lastResultSeq(previous.id);
+      // Where the agent last heard from plangate: its last call's result.
+      const lastResult = this.deps.log.latestOfKind(
+        previous.id,
+        "tool.result",
+        previous.lastSeq + 1,
+      );
+      connection.heardSeq = lastResult?.seq ?? 0;
       return previous.id;
     }
     const session = this.deps.sessions.create({ title: connection.client, model, mode: "build" });
     connection.sessionId = session.id;
     connection.heardSeq = session.lastSeq;
     return session.id;
-  }
-
-  /** Where the agent last heard from plangate: its last call's result. */
-  private lastResultSeq(sessionId: string): number {
-    const entries = this.deps.log.entriesAfter(sessionId, 0);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const stored = entries[index];
-      if (stored?.entry.kind === "tool.result") return stored.seq;
-    }
-    return 0;
   }
 
   /** Messages the user typed into the agent's session since its last result. */
