@@ -1,32 +1,10 @@
 import { memo, useEffect, useMemo, useState } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { components } from "../../../src/web/markdown/renderMarkdown.tsx";
 import { splitMarkdownBlocks } from "../../../src/web/markdown/splitBlocks.ts";
 
 const plugins = [remarkGfm];
-
-const components: Components = {
-  a({ node: _node, href, children, ...rest }) {
-    // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
-    if (!href) return <span className="md-unsafe-link">{children}</span>;
-    return (
-      <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
-        {children}
-      </a>
-    );
-  },
-  table({ node: _node, ...rest }) {
-    return (
-      <div className="md-table-scroll">
-        <table {...rest} />
-      </div>
-    );
-  },
-  img({ node: _node, src, alt, ...rest }) {
-    if (!src) return <span>{alt}</span>;
-    return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
-  },
-};
 
 const Block = memo(function Block({ text }: { text: string }) {
   return (

@@ -6,31 +6,16 @@ import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import MarkdownRenderer from "../../../src/web/markdown/MarkdownRenderer.tsx";
 import ReactMarkdownRenderer from "./ReactMarkdownRenderer.tsx";
-import SteppedRenderer from "./SteppedRenderer.tsx";
 import "../../../src/web/styles/tokens.css";
 import "../../../src/web/styles/base.css";
 import "../../../src/web/questions/questions.css";
 import "../../../src/web/markdown/markdown.css";
 
-export type Variant =
-  | "reactMarkdown"
-  | "markdownIt"
-  | "step2500"
-  | "step6k"
-  | "step12k"
-  | "stepAll"
-  | "budget4"
-  | "budget8";
+export type Variant = "reactMarkdown" | "markdownIt";
 
 const renderers: Record<Variant, (text: string) => ReactNode> = {
   reactMarkdown: (text) => <ReactMarkdownRenderer text={text} />,
   markdownIt: (text) => <MarkdownRenderer text={text} />,
-  step2500: (text) => <SteppedRenderer text={text} stepChars={2500} />,
-  step6k: (text) => <SteppedRenderer text={text} stepChars={6000} />,
-  step12k: (text) => <SteppedRenderer text={text} stepChars={12_000} />,
-  stepAll: (text) => <SteppedRenderer text={text} stepChars={Number.POSITIVE_INFINITY} />,
-  budget4: (text) => <SteppedRenderer text={text} stepChars={2500} budgetMs={4} />,
-  budget8: (text) => <SteppedRenderer text={text} stepChars={2500} budgetMs={8} />,
 };
 
 declare global {

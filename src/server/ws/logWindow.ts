@@ -22,12 +22,8 @@ export const SNAPSHOT_LIMITS: WindowLimits = {
   maxBytes: 512 * 1024,
   uncounted: UNCOUNTED,
 };
-/** One "Show earlier" page, unless the client asks for fewer entries. */
-export const HISTORY_LIMITS: WindowLimits = {
-  maxEntries: 300,
-  maxBytes: 512 * 1024,
-  uncounted: UNCOUNTED,
-};
+/** One "Show earlier" page, unless the client asks for fewer entries: as much as a snapshot. */
+export const HISTORY_LIMITS: WindowLimits = SNAPSHOT_LIMITS;
 
 /** A part of a session's log as one frame carries it. */
 export interface LogWindow {
