@@ -2,6 +2,7 @@ import { type KeyboardEvent, type RefObject, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { useSessionModel } from "../models/useSessionModel.ts";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
 import { nextModeInCycle } from "./cycleMode.ts";
@@ -26,10 +27,8 @@ export function Composer({
   const [problem, setProblem] = useState<ComposerProblem | null>(null);
   const online = useAppStore((s) => s.connection.status === "open");
   const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
-  const mcpClient = useAppStore((s) => {
-    const model = s.views[sessionId]?.model ?? s.sessions[sessionId]?.model ?? "";
-    return isDrivenOverMcp(model) ? mcpClientOf(model) : null;
-  });
+  const model = useSessionModel(sessionId);
+  const mcpClient = model !== null && isDrivenOverMcp(model) ? mcpClientOf(model) : null;
   const mode = useSessionMode(sessionId);
   const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
 

@@ -4,6 +4,7 @@ import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useAppStore } from "../store/store.ts";
 import { modelGroups } from "./modelOptions.ts";
+import { useSessionModel } from "./useSessionModel.ts";
 import "./models.css";
 
 /**
@@ -15,9 +16,7 @@ export function ModelPicker({ sessionId }: { sessionId: string }) {
   const client = useClient();
   const selectId = useId();
   const models = useAppStore((s) => s.models);
-  const current = useAppStore(
-    (s) => s.views[sessionId]?.model ?? s.sessions[sessionId]?.model ?? null,
-  );
+  const current = useSessionModel(sessionId);
   const online = useAppStore((s) => s.connection.status === "open");
   const lastError = useAppStore((s) => s.lastError);
   const [picked, setPicked] = useState<string | null>(null);
