@@ -11,8 +11,8 @@ export default defineConfig({
   forbidOnly: true,
   timeout: 60_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  // A missing golden must fail CI instead of being written silently.
-  updateSnapshots: process.env.CI ? "none" : "missing",
+  // A missing golden fails everywhere; goldens are written only by `npm run goldens`.
+  updateSnapshots: "none",
   expect: {
     timeout: 10_000,
     toHaveScreenshot: { maxDiffPixelRatio: 0.002, animations: "disabled", caret: "hide" },

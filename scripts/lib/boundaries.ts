@@ -1,0 +1,42 @@
+// The three layers import downward only: web and server never import each other, and the
+// protocol imports nothing of ours (DESIGN §1). Biome cannot express layer rules, so this does.
+import { dirname, relative, resolve } from "node:path";
+
+export const layers: Record<string, string[]> = {
+  "src/protocol": ["src/protocol"],
+  "src/server": ["src/server", "src/protocol"],
+  "src/web": ["src/web", "src/protocol", "locales"],
+};
+
+// Every way a module names another: `import … from`, `export … from`, bare side-effect
+// `import "x"`, dynamic `import("x")` and CommonJS `require("x")`.
+const specifierPatterns = [
+  /(?:^|[\s;}])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
+  /(?:^|[\s;}])import\s*["']([^"']+)["']/g,
+  /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  /\brequire\(\s*["']([^"']+)["']\s*\)/g,
+];
+
+export function importedSpecifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const pattern of specifierPatterns)
+    for (const match of text.matchAll(pattern)) if (match[1]) found.push(match[1]);
+  return found;
+}
+
+/** What `file` (a path relative to `root`, inside `layer`) imports that its layer may not. */
+export function boundaryProblems(root: string, layer: string, file: string, text: string) {
+  const allowed = layers[layer] ?? [];
+  const problems: string[] = [];
+  for (const spec of importedSpecifiers(text)) {
+    if (!spec.startsWith(".")) {
+      if (layer === "src/protocol" && spec !== "zod/mini" && spec !== "zod")
+        problems.push(`${file}: the protocol imports only zod, not "${spec}"`);
+      continue;
+    }
+    const target = relative(root, resolve(dirname(resolve(root, file)), spec));
+    if (!allowed.some((prefix) => target === prefix || target.startsWith(`${prefix}/`)))
+      problems.push(`${file}: ${layer} may not import "${spec}" (${target})`);
+  }
+  return problems;
+}
