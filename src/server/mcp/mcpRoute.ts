@@ -44,7 +44,9 @@ export async function registerMcpRoute(
     );
     // B2: every 401 on this route names the scheme, whoever refused the request.
     scope.addHook("onSend", async (_request, reply, payload) => {
-      if (reply.statusCode === 401) reply.header("www-authenticate", BEARER_CHALLENGE);
+      if (reply.statusCode === 401 && !reply.hasHeader("www-authenticate")) {
+        reply.header("www-authenticate", BEARER_CHALLENGE);
+      }
       return payload;
     });
     scope.route({
