@@ -441,3 +441,46 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(textOf(await call)).toContain("SQLite");
   }, 60_000);
 });
+
+describe("late answers over MCP (B7, X2)", () => {
+  let test: TestServer;
+  afterEach(() => test.stop());
+
+  it("[B7][X2] a late answer given after auto-continue reaches the agent with its next result", async () => {
+    test = await startTestServer({ timings: { graceMs: 20, deadlineMs: 150 } });
+    const agent = new Client({ name: "late-agent", version: "1.0.0" });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${test.origin}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${test.server.token}` } },
+      }),
+    );
+    const first = (await agent.callTool({
+      name: "ask_user_question",
+      arguments: databaseAsk,
+    })) as ToolReply;
+    expect(first.structuredContent).toMatchObject({ answers: {}, continuedAutomatically: true });
+    const session = test.server.sessions.summaries().find((s) => s.model === "mcp/late-agent");
+    const db = openDatabase(test.dbPath);
+    const resolved = new SessionLog(db, systemClock)
+      .entriesAfter(session!.id, 0)
+      .find((stored) => stored.entry.kind === "interaction.resolved");
+    db.close();
+    const interactionId =
+      resolved?.entry.kind === "interaction.resolved" ? resolved.entry.interactionId : "";
+
+    const { client: page } = await TestClient.greeted(test.wsUrl, test.browserHeaders);
+    page.send({
+      type: "interaction.lateAnswer",
+      interactionId,
+      answers: { "Which database?": { labels: ["SQLite"] } },
+    });
+    expect(await page.next("receipt")).toMatchObject({ interactionId, ok: true });
+    page.socket.close();
+
+    const next = (await agent.callTool({ name: "write_todos", arguments: { todos: [] } })) as ToolReply;
+    expect(textOf(next)).toMatch(/SQLite/);
+    const after = (await agent.callTool({ name: "write_todos", arguments: { todos: [] } })) as ToolReply;
+    expect(textOf(after)).not.toMatch(/SQLite/);
+    await agent.close();
+  });
+});
