@@ -1,6 +1,6 @@
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { pathToFileURL } from "node:url";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { StoredEntry } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
@@ -360,9 +360,9 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(error).toMatchObject({ code: -32000 });
     expect(String((error as Error).message)).toMatch(/review_plan again with the same arguments/i);
     expect(String((error as Error).message)).not.toMatch(/session manager is closed/);
-    expect(test.server.interactions.pending(session.id).map((p) => p.request.interactionId)).toEqual([
-      cardId,
-    ]);
+    expect(
+      test.server.interactions.pending(session.id).map((p) => p.request.interactionId),
+    ).toEqual([cardId]);
 
     await client.close().catch(() => {});
     client = await connect();
@@ -477,9 +477,15 @@ describe("late answers over MCP (B7, X2)", () => {
     expect(await page.next("receipt")).toMatchObject({ interactionId, ok: true });
     page.socket.close();
 
-    const next = (await agent.callTool({ name: "write_todos", arguments: { todos: [] } })) as ToolReply;
+    const next = (await agent.callTool({
+      name: "write_todos",
+      arguments: { todos: [] },
+    })) as ToolReply;
     expect(textOf(next)).toMatch(/SQLite/);
-    const after = (await agent.callTool({ name: "write_todos", arguments: { todos: [] } })) as ToolReply;
+    const after = (await agent.callTool({
+      name: "write_todos",
+      arguments: { todos: [] },
+    })) as ToolReply;
     expect(textOf(after)).not.toMatch(/SQLite/);
     await agent.close();
   });

@@ -120,24 +120,41 @@ export class McpBridge {
   /** Finds (or, for an initialize, opens) the connection a request belongs to. */
   async target(sessionHeader: string | undefined, body: unknown): Promise<McpTarget> {
     if (this.closing) {
-      return { ok: false, status: 503, code: RETRY_ERROR_CODE, message: "plangate is restarting; retry in a moment" };
+      return {
+        ok: false,
+        status: 503,
+        code: RETRY_ERROR_CODE,
+        message: "plangate is restarting; retry in a moment",
+      };
     }
     if (sessionHeader !== undefined) {
       const connection = this.connections.get(sessionHeader);
       if (!connection) {
-        return { ok: false, status: 404, code: -32001, message: "Session not found: initialize a new MCP session" };
+        return {
+          ok: false,
+          status: 404,
+          code: -32001,
+          message: "Session not found: initialize a new MCP session",
+        };
       }
       return { ok: true, connection };
     }
     if (!isInitializeRequest(body)) {
-      return { ok: false, status: 400, code: -32000, message: "Bad Request: Mcp-Session-Id header is required; initialize first" };
+      return {
+        ok: false,
+        status: 400,
+        code: -32000,
+        message: "Bad Request: Mcp-Session-Id header is required; initialize first",
+      };
     }
     return { ok: true, connection: await this.open(body.params.protocolVersion) };
   }
 
   /** The version a connection speaks, for the transport rules (B2). */
   protocolVersionOf(sessionHeader: string | undefined): string | undefined {
-    return sessionHeader === undefined ? undefined : this.connections.get(sessionHeader)?.protocolVersion;
+    return sessionHeader === undefined
+      ? undefined
+      : this.connections.get(sessionHeader)?.protocolVersion;
   }
 
   /** B5: an open request keeps its connection from counting as idle. */
@@ -165,7 +182,11 @@ export class McpBridge {
       connection.quiet = true;
       for (const [id, tool] of connection.calls) {
         await connection.transport
-          .send({ jsonrpc: "2.0", id, error: { code: RETRY_ERROR_CODE, message: retryText(tool), data: { retry: true } } })
+          .send({
+            jsonrpc: "2.0",
+            id,
+            error: { code: RETRY_ERROR_CODE, message: retryText(tool), data: { retry: true } },
+          })
           .catch(() => {});
       }
     }
@@ -246,7 +267,11 @@ export class McpBridge {
     const sessionId = await this.sessionOf(connection, extra);
     if (!this.heardSeq.has(sessionId)) {
       // Where the agent last heard from plangate: its last call's result.
-      const lastResult = this.deps.log.latestOfKind(sessionId, "tool.result", Number.MAX_SAFE_INTEGER);
+      const lastResult = this.deps.log.latestOfKind(
+        sessionId,
+        "tool.result",
+        Number.MAX_SAFE_INTEGER,
+      );
       this.heardSeq.set(sessionId, lastResult?.seq ?? 0);
     }
     const call = this.waiting.join(sessionId, name, args, (signal) =>
@@ -304,7 +329,11 @@ export class McpBridge {
       extra
         .sendNotification({
           method: "notifications/progress",
-          params: { progressToken: token, progress: beats, message: "waiting for the user in plangate" },
+          params: {
+            progressToken: token,
+            progress: beats,
+            message: "waiting for the user in plangate",
+          },
         })
         .catch(() => {});
     }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);

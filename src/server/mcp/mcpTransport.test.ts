@@ -69,7 +69,10 @@ describe("MCP transport rules, checked on the wire by a client written from the 
 
     const inQuery = await fetch(`${test.origin}/mcp?token=${test.server.token}`, {
       method: "POST",
-      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
       body: JSON.stringify(init),
     });
     expect(inQuery.status).toBe(401);
@@ -207,13 +210,17 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     const controller = new AbortController();
     let primed: SseEvent | undefined;
     const dropped = agent
-      .post(call, {}, {
-        signal: controller.signal,
-        onEvent: (event) => {
-          primed ??= event;
-          controller.abort();
+      .post(
+        call,
+        {},
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            primed ??= event;
+            controller.abort();
+          },
         },
-      })
+      )
       .catch((error: unknown) => error);
     const { session, pending } = await pendingSoon();
     expect(await dropped).toBeInstanceOf(Error);

@@ -58,7 +58,11 @@ export class RawMcpClient {
   async post(
     body: unknown,
     headers: Record<string, string> = {},
-    options: { readTimeoutMs?: number; signal?: AbortSignal; onEvent?: (event: SseEvent) => void } = {},
+    options: {
+      readTimeoutMs?: number;
+      signal?: AbortSignal;
+      onEvent?: (event: SseEvent) => void;
+    } = {},
   ): Promise<RawReply> {
     const all = this.headers(headers);
     for (const [key, value] of Object.entries(all)) if (value === "") delete all[key];
@@ -74,7 +78,11 @@ export class RawMcpClient {
   /** GET: the standalone stream, or a resumed one with Last-Event-ID. */
   async get(
     headers: Record<string, string> = {},
-    options: { readTimeoutMs?: number; signal?: AbortSignal; onEvent?: (event: SseEvent) => void } = {},
+    options: {
+      readTimeoutMs?: number;
+      signal?: AbortSignal;
+      onEvent?: (event: SseEvent) => void;
+    } = {},
   ): Promise<RawReply> {
     const all = this.headers({ accept: "text/event-stream", ...headers });
     delete all["content-type"];

@@ -1,10 +1,10 @@
-import type { Database } from "better-sqlite3";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type {
   EventId,
   EventStore,
   StreamId,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "better-sqlite3";
 
 /** A stream's events are only worth replaying while its agent may still come back for them. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
