@@ -18,6 +18,7 @@ import type { Database } from "better-sqlite3";
 import { MCP_MODEL_PREFIX } from "../../protocol/index.ts";
 import { danglingCalls } from "../sessions/conversation.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
+import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
 import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import { AgentSessions } from "./agentSessions.ts";
@@ -101,6 +102,8 @@ export class McpBridge {
   /** Per plangate session: the user's messages up to this seq have reached the agent (B7). */
   private readonly heardSeq = new Map<string, number>();
   private readonly resolving = new Map<string, Promise<string>>();
+  /** B8: calls of each session left without a result by the last shutdown. */
+  private readonly unfinished = new Map<string, ToolCallToRun[]>();
   private readonly responses = new Set<ServerResponse>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closing = false;
@@ -307,13 +310,25 @@ export class McpBridge {
   /** Runs the call; after a restart the same call still without a result is run again (B8). */
   private run(sessionId: string, name: string, args: unknown, signal: AbortSignal) {
     const wanted = canonicalJson(args);
-    const unfinished = danglingCalls(this.deps.log.entriesAfter(sessionId, 0)).find(
+    const left = this.unfinishedOf(sessionId);
+    const index = left.findIndex(
       (call) => call.name === name && canonicalJson(call.input) === wanted,
     );
+    const unfinished = index >= 0 ? left.splice(index, 1)[0] : undefined;
     const call = unfinished ?? { callId: randomId("mcp_"), name, input: args };
     return this.deps.sessions.runExternalCall(sessionId, call, this.tools, signal, {
       resumed: unfinished !== undefined,
     }) as Promise<McpToolResult>;
+  }
+
+  /** Calls without a result can only come from before this start, so the log is read once. */
+  private unfinishedOf(sessionId: string): ToolCallToRun[] {
+    let calls = this.unfinished.get(sessionId);
+    if (!calls) {
+      calls = danglingCalls(this.deps.log.entriesAfter(sessionId, 0));
+      this.unfinished.set(sessionId, calls);
+    }
+    return calls;
   }
 
   /**
@@ -413,6 +428,7 @@ export class McpBridge {
 
   /** B5: idle connections expire; one with a call waiting or a request open never does. */
   private expireIdle(): void {
+    this.events.prune();
     const cutoff = this.now() - (this.deps.idleMs ?? IDLE_MS);
     for (const connection of [...this.connections.values()]) {
       if (this.idle(connection) && connection.lastSeen <= cutoff) this.retire(connection);

@@ -24,8 +24,12 @@ export class SqliteEventStore implements EventStore {
   private readonly insert;
   private readonly byId;
   private readonly after;
+  private readonly expired;
 
-  constructor(db: Database, now: () => number = Date.now) {
+  constructor(
+    db: Database,
+    private readonly now: () => number = Date.now,
+  ) {
     db.exec(`CREATE TABLE IF NOT EXISTS mcp_events (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       stream_id TEXT NOT NULL,
@@ -33,7 +37,7 @@ export class SqliteEventStore implements EventStore {
       stored_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS mcp_events_stream ON mcp_events (stream_id, id);`);
-    db.prepare("DELETE FROM mcp_events WHERE stored_at < ?").run(now() - KEEP_EVENTS_MS);
+    this.expired = db.prepare<[number]>("DELETE FROM mcp_events WHERE stored_at < ?");
     this.insert = db.prepare<[string, string, number]>(
       "INSERT INTO mcp_events (stream_id, message, stored_at) VALUES (?, ?, ?)",
     );
@@ -41,10 +45,12 @@ export class SqliteEventStore implements EventStore {
     this.after = db.prepare<[string, number], EventRow>(
       "SELECT * FROM mcp_events WHERE stream_id = ? AND id > ? ORDER BY id",
     );
-    this.now = now;
+    this.prune();
   }
 
-  private readonly now: () => number;
+  prune(): void {
+    this.expired.run(this.now() - KEEP_EVENTS_MS);
+  }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const { lastInsertRowid } = this.insert.run(streamId, JSON.stringify(message), this.now());
