@@ -68,6 +68,8 @@ interface McpConnection {
   readonly calls: Map<RequestId, string>;
   /** Closed by plangate (idle, shutdown), not by the agent: its calls go on waiting (B3). */
   quiet: boolean;
+  /** The agent ended this MCP session (DELETE). */
+  ended: boolean;
   session: Promise<string> | undefined;
 }
 
@@ -216,6 +218,9 @@ export class McpBridge {
         connection.id = id;
         this.connections.set(id, connection);
       },
+      onsessionclosed: () => {
+        connection.ended = true;
+      },
     });
     const server = new McpServer(
       { name: "plangate", version: SERVER_VERSION },
@@ -232,6 +237,7 @@ export class McpBridge {
       openRequests: 0,
       calls: new Map(),
       quiet: false,
+      ended: false,
       session: undefined,
     };
     transport.onclose = () => {
@@ -284,9 +290,12 @@ export class McpBridge {
     connection.calls.set(extra.requestId, name);
     // B3: only the agent's own cancel withdraws the question; losing the connection does not.
     const withdraw = () => {
-      if (!connection.quiet && !this.closing && call.waiters === 1) {
-        call.cancel("the agent cancelled the call");
-      }
+      if (connection.quiet || this.closing) return;
+      // Ending one MCP session (DELETE) leaves a call that another session of the agent awaits.
+      if (connection.ended && call.waiters > 1) return;
+      call.cancel(
+        connection.ended ? "the agent ended its MCP session" : "the agent cancelled the call",
+      );
     };
     extra.signal.addEventListener("abort", withdraw, { once: true });
     const heartbeat = this.keepInformed(extra);

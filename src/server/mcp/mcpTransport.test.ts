@@ -262,6 +262,41 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect(cards).toHaveLength(1);
   });
 
+  it("[B3] the agent's explicit cancel withdraws the card even while an earlier, dropped request still waits on it", async () => {
+    await start();
+    await agent.initialize();
+    const controller = new AbortController();
+    const first = agent
+      .post(agent.request("tools/call", ask), {}, { signal: controller.signal })
+      .catch(() => undefined);
+    const { session, pending } = await pendingSoon();
+    controller.abort();
+    await first;
+
+    const again = new RawMcpClient(agent.endpoint, agent.token);
+    await again.initialize();
+    const call = again.request("tools/call", ask);
+    const stopped = new AbortController();
+    const retry = again.post(call, {}, { signal: stopped.signal }).catch(() => undefined);
+    await sleep(200);
+    await again.post({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: call.id },
+    });
+    for (let i = 0; i < 200 && test.server.interactions.pending(session.id).length > 0; i++) {
+      await sleep(10);
+    }
+    const resolved = entries(session.id).find(
+      (stored) =>
+        stored.entry.kind === "interaction.resolved" &&
+        stored.entry.interactionId === pending[0]!.request.interactionId,
+    );
+    expect(resolved?.entry).toMatchObject({ outcome: { type: "aborted" } });
+    stopped.abort();
+    await retry;
+  });
+
   it("[B4] a long wait completes for a client whose read timeout is shorter than the wait, thanks to keep-alive", async () => {
     // Scaled down: keep-alive 15 s → 60 ms, read timeout 60 s → 250 ms, a 7-minute wait → 1.5 s.
     await start({ mcpTimings: { keepAliveMs: 60 } });
