@@ -21,6 +21,7 @@ import type { SessionManager } from "../sessions/sessionManager.ts";
 import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
 import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
+import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
 import { SqliteEventStore } from "./sqliteEventStore.ts";
@@ -101,8 +102,7 @@ export class McpBridge {
   private readonly waiting = new WaitingCalls();
   private readonly events: SqliteEventStore;
   private readonly agents: AgentSessions;
-  /** Per plangate session: the user's messages up to this seq have reached the agent (B7). */
-  private readonly heardSeq = new Map<string, number>();
+  private readonly inbox: AgentInbox;
   private readonly resolving = new Map<string, Promise<string>>();
   /** B8: calls of each session left without a result by the last shutdown. */
   private readonly unfinished = new Map<string, ToolCallToRun[]>();
@@ -113,6 +113,7 @@ export class McpBridge {
   constructor(private readonly deps: McpBridgeDeps) {
     this.events = new SqliteEventStore(deps.db);
     this.agents = new AgentSessions(deps.db);
+    this.inbox = new AgentInbox(deps.log);
     const idleMs = deps.idleMs ?? IDLE_MS;
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -274,15 +275,7 @@ export class McpBridge {
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   ): Promise<CallToolResult> {
     const sessionId = await this.sessionOf(connection, extra);
-    if (!this.heardSeq.has(sessionId)) {
-      // Where the agent last heard from plangate: its last call's result.
-      const lastResult = this.deps.log.latestOfKind(
-        sessionId,
-        "tool.result",
-        Number.MAX_SAFE_INTEGER,
-      );
-      this.heardSeq.set(sessionId, lastResult?.seq ?? 0);
-    }
+    this.inbox.open(sessionId);
     const call = this.waiting.join(sessionId, name, args, (signal) =>
       this.run(sessionId, name, args, signal),
     );
@@ -301,7 +294,7 @@ export class McpBridge {
     const heartbeat = this.keepInformed(extra);
     try {
       const result = await call.result;
-      const heard = this.userMessagesFor(sessionId);
+      const heard = this.inbox.take(sessionId);
       return {
         content: [{ type: "text", text: result.output + heard }],
         ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
@@ -397,7 +390,7 @@ export class McpBridge {
       mode: "build",
     });
     this.agents.remember(client, root, session.id);
-    this.heardSeq.set(session.id, session.lastSeq);
+    this.inbox.startAt(session.id, session.lastSeq);
     return session.id;
   }
 
@@ -415,24 +408,6 @@ export class McpBridge {
     } catch {
       return this.deps.workspace;
     }
-  }
-
-  /**
-   * B7/X2: what the user wrote to the agent since it last heard from plangate: typed messages
-   * and late answers to questions that continued automatically.
-   */
-  private userMessagesFor(sessionId: string): string {
-    const since = this.heardSeq.get(sessionId) ?? 0;
-    const entries = this.deps.log.entriesAfter(sessionId, since);
-    const last = entries.at(-1);
-    this.heardSeq.set(sessionId, last?.seq ?? since);
-    const texts = entries.flatMap(({ entry }) =>
-      entry.kind === "user.message" && (!entry.synthetic || entry.lateAnswerFor !== undefined)
-        ? [entry.text]
-        : [],
-    );
-    if (texts.length === 0) return "";
-    return `\n\nThe user also wrote to you in plangate:\n\n${texts.map((text) => `> ${text.replaceAll("\n", "\n> ")}`).join("\n\n")}`;
   }
 
   /** B5: idle connections expire; one with a call waiting or a request open never does. */
