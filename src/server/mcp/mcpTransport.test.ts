@@ -116,6 +116,23 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     const batch = await agent.post([agent.request("tools/list"), agent.request("ping")]);
     expect(batch.status).toBe(400);
     expect(batch.json).toMatchObject({ error: { code: -32600, message: /batch/ } });
+
+    // 2025-03-26 still had batches; an agent on that revision keeps them.
+    const older = new RawMcpClient(agent.endpoint, agent.token);
+    await older
+      .post(
+        older.request("initialize", {
+          protocolVersion: "2025-03-26",
+          capabilities: {},
+          clientInfo: { name: "old", version: "1" },
+        }),
+        { "mcp-protocol-version": "" },
+      )
+      .then((reply) => {
+        older.sessionId = reply.headers.get("mcp-session-id") ?? undefined;
+      });
+    const old = await older.post([older.request("ping")], { "mcp-protocol-version": "2025-03-26" });
+    expect(old.status).toBe(200);
   });
 
   it("[B2] a second initialize on a session is refused and makes no new session", async () => {
