@@ -68,3 +68,52 @@ test("[X1][A2][W1] an agent over MCP asks; its session appears, the card counts 
   expect(next.content[0]?.text).toContain("> Keep the snapshot tests");
   await agent.close();
 });
+
+test("[B8][B3] a restart mid-call: the agent is told to retry, its retried call lands on the same card, and the person's answer reaches it", async ({
+  page,
+  server,
+}) => {
+  const shell = new ShellPage(page);
+  await shell.open(server.url);
+  const agent = await connectAgent(server);
+  const ask = {
+    name: "ask_user_question",
+    arguments: {
+      questions: [
+        {
+          question: "Which package manager?",
+          header: "Packages",
+          options: [{ label: "npm" }, { label: "pnpm" }],
+          multiSelect: false,
+        },
+      ],
+    },
+  };
+  const cut = agent.callTool(ask).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await page.getByTestId("session-item").filter({ hasText: "outside-agent" }).click();
+  const card = page.getByRole("region", { name: "Questions from the agent" });
+  await expect(card.getByText("Which package manager?")).toBeVisible();
+
+  await server.restart("SIGTERM");
+  expect(String(await cut)).toMatch(/again with the same arguments/);
+  await agent.close().catch(() => {});
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open", {
+    timeout: 20_000,
+  });
+
+  const again = await connectAgent(server);
+  const retried = again.callTool(ask);
+  await expect(card.getByText("Which package manager?")).toBeVisible();
+  await card.getByRole("radio", { name: "pnpm" }).check();
+  await card.getByRole("button", { name: "Submit" }).click();
+  const reply = (await retried) as { content: { text: string }[]; isError: boolean };
+  expect(reply.isError).toBe(false);
+  expect(reply.content[0]?.text).toContain("→ pnpm");
+  await expect(page.getByTestId("session-item").filter({ hasText: "outside-agent" })).toHaveCount(
+    1,
+  );
+  await again.close();
+});

@@ -75,6 +75,8 @@ export interface ServerOptions {
   disallowedTools?: string[];
   /** X1: how often an MCP call that waits for the user reports progress. Tests shorten it. */
   mcpProgressEveryMs?: number;
+  /** B4/B5: the MCP stream's keep-alive and how long an idle MCP session lives. Tests shorten them. */
+  mcpTimings?: { keepAliveMs?: number; idleMs?: number };
 }
 
 export interface RunningServer {
@@ -193,9 +195,12 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const mcp = new McpBridge({
     sessions,
     log,
+    db,
+    workspace,
     ...(options.mcpProgressEveryMs ? { progressEveryMs: options.mcpProgressEveryMs } : {}),
+    ...options.mcpTimings,
   });
-  await registerMcpRoute(app, mcp);
+  await registerMcpRoute(app, mcp, { token: () => token });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     await app.register(fastifyStatic, { root: distDir, wildcard: true });
@@ -216,7 +221,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     sessions.start();
   } catch (error) {
     router.close();
-    mcp.close();
+    await mcp.close();
     await sessions.close();
     await app.close();
     db.close();
@@ -233,7 +238,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     close() {
       closing ??= (async () => {
         router.close();
-        mcp.close();
+        await mcp.close();
         await sessions.close();
         await app.close();
         db.close();

@@ -1,341 +1,445 @@
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolResult,
+  isInitializeRequest,
+  LATEST_PROTOCOL_VERSION,
+  ListRootsResultSchema,
+  type RequestId,
+  type ServerNotification,
+  type ServerRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "better-sqlite3";
 import { MCP_MODEL_PREFIX } from "../../protocol/index.ts";
+import { danglingCalls } from "../sessions/conversation.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
+import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
 import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
-import {
-  classify,
-  errorOf,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  METHOD_NOT_FOUND,
-  PARSE_ERROR,
-  resultOf,
-} from "./jsonRpc.ts";
-import { mcpTools } from "./mcpTools.ts";
+import { AgentInbox } from "./agentInbox.ts";
+import { AgentSessions } from "./agentSessions.ts";
+import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
+import { SqliteEventStore } from "./sqliteEventStore.ts";
+import { canonicalJson, WaitingCalls } from "./waitingCalls.ts";
 
-/** Newest first; an agent asking for another version is answered with the newest. */
-export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/** Enough for every agent on one machine; the oldest connection makes room for a new one. */
-const MAX_CONNECTIONS = 64;
 const SERVER_VERSION = "0.1.0";
+/** B4: comfortably inside the 15 s that keeps read timeouts of clients and proxies quiet. */
+const KEEP_ALIVE_MS = 10_000;
 /** A person may take minutes; agents that asked for progress hear this often that we still wait. */
 const PROGRESS_EVERY_MS = 10_000;
+/** B5: a connection with no request open and no call waiting this long is closed. */
+const IDLE_MS = 60 * 60 * 1000;
+/** B5: past this many connections the longest idle one makes room; waiting ones never do. */
+const MAX_CONNECTIONS = 64;
+/** Agents that offer MCP roots answer at once; one that does not must not hold up its call. */
+const ROOTS_TIMEOUT_MS = 3_000;
+/** JSON-RPC server error: the call did not finish, and calling again is safe. */
+export const RETRY_ERROR_CODE = -32000;
 
 const INSTRUCTIONS =
-  "plangate shows your questions, plans and todo list to the user in a web page. Ask with ask_user_question, submit a plan for approval with review_plan, and keep your todo list with write_todos. Each call waits until the user answers.";
-
-/** One agent connected over MCP; its calls go to one plangate session, made on first use. */
-interface McpConnection {
-  readonly id: string;
-  readonly client: string;
-  sessionId: string | undefined;
-  /** The user's messages up to this seq have been passed to the agent. */
-  heardSeq: number;
-  readonly inflight: Map<JsonRpcId, AbortController>;
-}
+  "plangate shows your questions, plans and todo list to the user in a web page. Ask with ask_user_question, submit a plan for approval with review_plan, and keep your todo list with write_todos. Each call waits until the user answers; if a call fails because plangate restarted or the connection dropped, make the same call again to go on waiting for the same question.";
 
 export interface McpBridgeDeps {
   sessions: SessionManager;
   log: SessionLog;
+  /** Where stream events (B3) and agents' sessions (B6) are kept. */
+  db: Database;
+  /** The agent's workspace root when it offers no MCP roots (B6). */
+  workspace: string;
   progressEveryMs?: number;
+  keepAliveMs?: number;
+  idleMs?: number;
+  now?: () => number;
 }
 
-/** Sends a notification to the agent while its call still waits (over a stream, see mcpRoute). */
-export type NotifyAgent = (notification: JsonRpcNotification) => void;
-
-/** What the HTTP layer sends back: a status, maybe a JSON body, maybe a new connection id. */
-export interface McpReply {
-  status: number;
-  body?: JsonRpcResponse | JsonRpcResponse[];
-  connectionId?: string;
+/** One MCP session: an SDK server and its transport, for one agent process. */
+interface McpConnection {
+  id: string | undefined;
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: McpServer;
+  protocolVersion: string;
+  lastSeen: number;
+  openRequests: number;
+  /** Tool calls in flight by request id, so a shutdown can answer each (B8). */
+  readonly calls: Map<RequestId, string>;
+  /** Closed by plangate (idle, shutdown), not by the agent: its calls go on waiting (B3). */
+  quiet: boolean;
+  /** The agent ended this MCP session (DELETE). */
+  ended: boolean;
+  session: Promise<string> | undefined;
 }
 
-function clientNameOf(params: unknown): string {
-  const info = (params as { clientInfo?: { name?: unknown } } | undefined)?.clientInfo;
-  const raw = typeof info?.name === "string" ? info.name : "";
-  const name = raw
+export type McpTarget =
+  | { ok: true; connection: McpConnection }
+  | { ok: false; status: number; code: number; message: string };
+
+function clientNameOf(raw: string | undefined): string {
+  const name = (raw ?? "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 40);
   return name || "agent";
 }
 
-function requestedVersion(params: unknown): string {
-  const asked = (params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  return typeof asked === "string" && MCP_PROTOCOL_VERSIONS.includes(asked)
-    ? asked
-    : (MCP_PROTOCOL_VERSIONS[0] as string);
+function retryText(tool: string): string {
+  return `plangate restarted before the user answered. Call ${tool} again with the same arguments: the same question is still waiting for the user, and the call picks it up.`;
 }
 
 /**
- * X1: the MCP side of plangate (Streamable HTTP, JSON replies). An agent that speaks MCP gets
- * `ask_user_question`, `review_plan` and `write_todos`, which put its questions, plans and
- * todos on the same cards as plangate's own agent, countdown included. What the user types
- * into that session's message box reaches the agent with its next result.
+ * X1 + B1–B8: plangate over MCP, on the official SDK's server and Streamable HTTP transport.
+ * A tool call belongs to the question it asks, not to the HTTP request that carried it: a
+ * dropped stream resumes from the event store, an identical call joins the waiting one, and
+ * after a restart the same call picks up the same pending card.
  */
 export class McpBridge {
   private readonly connections = new Map<string, McpConnection>();
   private readonly tools = mcpTools();
+  private readonly waiting = new WaitingCalls();
+  private readonly events: SqliteEventStore;
+  private readonly agents: AgentSessions;
+  private readonly inbox: AgentInbox;
+  private readonly resolving = new Map<string, Promise<string>>();
+  /** B8: calls of each session left without a result by the last shutdown. */
+  private readonly unfinished = new Map<string, ToolCallToRun[]>();
+  private readonly responses = new Set<ServerResponse>();
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  private closing = false;
 
-  constructor(private readonly deps: McpBridgeDeps) {}
-
-  async handlePost(
-    body: string,
-    connectionId: string | undefined,
-    signal: AbortSignal,
-    notify?: NotifyAgent,
-  ): Promise<McpReply> {
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(body);
-    } catch {
-      return { status: 400, body: errorOf(null, PARSE_ERROR, "the body is not valid JSON") };
-    }
-    if (Array.isArray(decoded)) {
-      if (decoded.length === 0) {
-        return { status: 400, body: errorOf(null, INVALID_REQUEST, "an empty batch") };
-      }
-      const replies = await Promise.all(
-        decoded.map((item) => this.handleOne(item, connectionId, signal, notify)),
-      );
-      const bodies = replies.flatMap((reply) => (reply.body === undefined ? [] : [reply.body]));
-      return bodies.length === 0 ? { status: 202 } : { status: 200, body: bodies.flat() };
-    }
-    return this.handleOne(decoded, connectionId, signal, notify);
+  constructor(private readonly deps: McpBridgeDeps) {
+    this.events = new SqliteEventStore(deps.db);
+    this.agents = new AgentSessions(deps.db);
+    this.inbox = new AgentInbox(deps.log);
+    const idleMs = deps.idleMs ?? IDLE_MS;
+    this.sweeper = setInterval(() => this.expireIdle(), Math.min(idleMs, 60_000));
+    this.sweeper.unref();
   }
 
-  /** DELETE: the agent ends its connection; calls still waiting are withdrawn. */
-  end(connectionId: string | undefined): boolean {
-    const connection = connectionId === undefined ? undefined : this.connections.get(connectionId);
-    if (!connection) return false;
-    this.drop(connection, "the agent ended its MCP session");
-    return true;
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
   }
 
-  close(): void {
-    for (const connection of [...this.connections.values()]) {
-      this.drop(connection, "plangate is shutting down");
-    }
-  }
-
-  private drop(connection: McpConnection, reason: string): void {
-    this.connections.delete(connection.id);
-    for (const call of connection.inflight.values()) call.abort(reason);
-  }
-
-  private async handleOne(
-    value: unknown,
-    connectionId: string | undefined,
-    signal: AbortSignal,
-    notify: NotifyAgent | undefined,
-  ): Promise<McpReply> {
-    const incoming = classify(value);
-    switch (incoming.kind) {
-      case "invalid":
-        return { status: 400, body: errorOf(incoming.id, INVALID_REQUEST, incoming.reason) };
-      case "response":
-        return { status: 202 };
-      case "notification": {
-        const connection = connectionId ? this.connections.get(connectionId) : undefined;
-        if (incoming.message.method === "notifications/cancelled" && connection) {
-          const requestId = (incoming.message.params as { requestId?: JsonRpcId } | undefined)
-            ?.requestId;
-          if (requestId !== undefined) {
-            connection.inflight.get(requestId)?.abort("the agent cancelled the call");
-          }
-        }
-        return { status: 202 };
-      }
-      case "request":
-        return this.handleRequest(incoming.message, connectionId, signal, notify);
-    }
-  }
-
-  private async handleRequest(
-    request: JsonRpcRequest,
-    connectionId: string | undefined,
-    signal: AbortSignal,
-    notify: NotifyAgent | undefined,
-  ): Promise<McpReply> {
-    if (request.method === "initialize") return this.initialize(request);
-    if (connectionId === undefined) {
+  /** Finds (or, for an initialize, opens) the connection a request belongs to. */
+  async target(sessionHeader: string | undefined, body: unknown): Promise<McpTarget> {
+    if (this.closing) {
       return {
-        status: 400,
-        body: errorOf(request.id, INVALID_REQUEST, "missing Mcp-Session-Id: initialize first"),
+        ok: false,
+        status: 503,
+        code: RETRY_ERROR_CODE,
+        message: "plangate is restarting; retry in a moment",
       };
     }
-    const connection = this.connections.get(connectionId);
-    if (!connection) {
-      return {
-        status: 404,
-        body: errorOf(
-          request.id,
-          INVALID_REQUEST,
-          "unknown or ended MCP session: initialize again",
-        ),
-      };
-    }
-    switch (request.method) {
-      case "ping":
-        return { status: 200, body: resultOf(request.id, {}) };
-      case "tools/list":
-        return { status: 200, body: resultOf(request.id, { tools: this.toolList() }) };
-      case "tools/call":
-        return { status: 200, body: await this.callTool(connection, request, signal, notify) };
-      default:
+    if (sessionHeader !== undefined) {
+      const connection = this.connections.get(sessionHeader);
+      if (!connection) {
         return {
-          status: 200,
-          body: errorOf(request.id, METHOD_NOT_FOUND, `plangate does not offer ${request.method}`),
+          ok: false,
+          status: 404,
+          code: -32001,
+          message: "Session not found: initialize a new MCP session",
         };
+      }
+      return { ok: true, connection };
     }
+    if (!isInitializeRequest(body)) {
+      return {
+        ok: false,
+        status: 400,
+        code: -32000,
+        message: "Bad Request: Mcp-Session-Id header is required; initialize first",
+      };
+    }
+    return { ok: true, connection: await this.open(body.params.protocolVersion) };
   }
 
-  private initialize(request: JsonRpcRequest): McpReply {
-    if (this.connections.size >= MAX_CONNECTIONS) {
-      const oldest = this.connections.values().next().value;
-      if (oldest) this.drop(oldest, "too many agents are connected");
+  /** The version a connection speaks, for the transport rules (B2). */
+  protocolVersionOf(sessionHeader: string | undefined): string | undefined {
+    return sessionHeader === undefined
+      ? undefined
+      : this.connections.get(sessionHeader)?.protocolVersion;
+  }
+
+  /** B5: an open request keeps its connection from counting as idle. */
+  track(connection: McpConnection, response: ServerResponse): void {
+    connection.openRequests += 1;
+    connection.lastSeen = this.now();
+    this.responses.add(response);
+    response.once("close", () => {
+      connection.openRequests -= 1;
+      connection.lastSeen = this.now();
+      this.responses.delete(response);
+    });
+  }
+
+  /**
+   * B8: every call still waiting is answered with a JSON-RPC error that says to call again;
+   * its question stays pending in the log, so the retried call after the restart picks it up.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    clearInterval(this.sweeper);
+    const connections = [...this.connections.values()];
+    for (const connection of connections) {
+      connection.quiet = true;
+      for (const [id, tool] of connection.calls) {
+        await connection.transport
+          .send({
+            jsonrpc: "2.0",
+            id,
+            error: { code: RETRY_ERROR_CODE, message: retryText(tool), data: { retry: true } },
+          })
+          .catch(() => {});
+      }
     }
+    await Promise.all(connections.map((connection) => connection.server.close().catch(() => {})));
+    await this.flushed(1_000);
+  }
+
+  /** Lets the streams just closed carry their last bytes before the sockets go. */
+  private async flushed(capMs: number): Promise<void> {
+    const open = [...this.responses].map(
+      (response) => new Promise<void>((resolve) => response.once("close", () => resolve())),
+    );
+    if (open.length === 0) return;
+    await Promise.race([Promise.all(open), new Promise((resolve) => setTimeout(resolve, capMs))]);
+  }
+
+  private async open(requestedVersion: string): Promise<McpConnection> {
+    this.makeRoom();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: this.events,
+      keepAliveMs: this.deps.keepAliveMs ?? KEEP_ALIVE_MS,
+      onsessioninitialized: (id) => {
+        connection.id = id;
+        this.connections.set(id, connection);
+      },
+      onsessionclosed: () => {
+        connection.ended = true;
+      },
+    });
+    const server = new McpServer(
+      { name: "plangate", version: SERVER_VERSION },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
     const connection: McpConnection = {
-      id: randomUUID(),
-      client: clientNameOf(request.params),
-      sessionId: undefined,
-      heardSeq: 0,
-      inflight: new Map(),
+      id: undefined,
+      transport,
+      server,
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
+        ? requestedVersion
+        : LATEST_PROTOCOL_VERSION,
+      lastSeen: this.now(),
+      openRequests: 0,
+      calls: new Map(),
+      quiet: false,
+      ended: false,
+      session: undefined,
     };
-    this.connections.set(connection.id, connection);
-    return {
-      status: 200,
-      connectionId: connection.id,
-      body: resultOf(request.id, {
-        protocolVersion: requestedVersion(request.params),
-        capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: "plangate", version: SERVER_VERSION },
-        instructions: INSTRUCTIONS,
-      }),
+    transport.onclose = () => {
+      if (connection.id !== undefined && this.connections.get(connection.id) === connection) {
+        this.connections.delete(connection.id);
+      }
     };
+    this.registerTools(connection);
+    await server.connect(transport);
+    return connection;
   }
 
-  private toolList() {
-    return this.tools.specs().map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      inputSchema: spec.inputSchema,
-    }));
+  private registerTools(connection: McpConnection): void {
+    for (const tool of this.tools.list()) {
+      const name = tool.name as keyof typeof mcpOutputSchemas;
+      connection.server.registerTool(
+        name,
+        {
+          description: tool.description,
+          inputSchema: tool.inputSchema as never,
+          outputSchema: mcpOutputSchemas[name] as never,
+          annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive },
+        },
+        ((args: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) =>
+          this.callTool(connection, name, args, extra)) as never,
+      );
+    }
   }
 
   private async callTool(
     connection: McpConnection,
-    request: JsonRpcRequest,
-    signal: AbortSignal,
-    notify: NotifyAgent | undefined,
-  ): Promise<JsonRpcResponse> {
-    const params = request.params as
-      | { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } }
-      | undefined;
-    const name = params?.name;
-    if (typeof name !== "string" || this.tools.get(name) === undefined) {
-      const offered = this.tools
-        .list()
-        .map((tool) => tool.name)
-        .join(", ");
-      return errorOf(
-        request.id,
-        INVALID_PARAMS,
-        `unknown tool ${String(name)}; offered: ${offered}`,
+    name: string,
+    args: unknown,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> {
+    const sessionId = await this.sessionOf(connection, extra);
+    this.inbox.open(sessionId);
+    const call = this.waiting.join(sessionId, name, args, (signal) =>
+      this.run(sessionId, name, args, signal),
+    );
+    call.waiters += 1;
+    connection.calls.set(extra.requestId, name);
+    // B3: only the agent's own cancel withdraws the question; losing the connection does not.
+    const withdraw = () => {
+      if (connection.quiet || this.closing) return;
+      // Ending one MCP session (DELETE) leaves a call that another session of the agent awaits.
+      if (connection.ended && call.waiters > 1) return;
+      call.cancel(
+        connection.ended ? "the agent ended its MCP session" : "the agent cancelled the call",
       );
-    }
-    const call = new AbortController();
-    const withdraw = () => call.abort("the agent disconnected");
-    signal.addEventListener("abort", withdraw, { once: true });
-    connection.inflight.set(request.id, call);
-    const heartbeat = this.keepInformed(params?._meta?.progressToken, notify);
+    };
+    extra.signal.addEventListener("abort", withdraw, { once: true });
+    const heartbeat = this.keepInformed(extra);
     try {
-      const sessionId = this.sessionOf(connection);
-      const result = await this.deps.sessions.runExternalCall(
-        sessionId,
-        { callId: randomId("mcp_"), name, input: params?.arguments ?? {} },
-        this.tools,
-        call.signal,
-      );
-      const heard = this.userMessagesFor(connection, sessionId);
-      return resultOf(request.id, {
+      const result = await call.result;
+      const heard = this.inbox.take(sessionId);
+      return {
         content: [{ type: "text", text: result.output + heard }],
+        ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
         isError: result.isError ?? false,
-      });
+      };
     } finally {
       clearInterval(heartbeat);
-      signal.removeEventListener("abort", withdraw);
-      connection.inflight.delete(request.id);
+      extra.signal.removeEventListener("abort", withdraw);
+      call.waiters -= 1;
+      connection.calls.delete(extra.requestId);
+      connection.lastSeen = this.now();
     }
   }
 
-  /**
-   * Agents time out calls that take long (the SDK's default is a minute) unless progress
-   * resets the clock; a question may wait five minutes and a plan review for good.
-   */
-  private keepInformed(token: unknown, notify: NotifyAgent | undefined) {
-    if (notify === undefined || (typeof token !== "string" && typeof token !== "number")) {
-      return undefined;
+  /** Runs the call; after a restart the same call still without a result is run again (B8). */
+  private run(sessionId: string, name: string, args: unknown, signal: AbortSignal) {
+    const wanted = canonicalJson(args);
+    const left = this.unfinishedOf(sessionId);
+    const index = left.findIndex(
+      (call) => call.name === name && canonicalJson(call.input) === wanted,
+    );
+    const unfinished = index >= 0 ? left.splice(index, 1)[0] : undefined;
+    const call = unfinished ?? { callId: randomId("mcp_"), name, input: args };
+    return this.deps.sessions.runExternalCall(sessionId, call, this.tools, signal, {
+      resumed: unfinished !== undefined,
+    }) as Promise<McpToolResult>;
+  }
+
+  /** Calls without a result can only come from before this start, so the log is read once. */
+  private unfinishedOf(sessionId: string): ToolCallToRun[] {
+    let calls = this.unfinished.get(sessionId);
+    if (!calls) {
+      calls = danglingCalls(this.deps.log.entriesAfter(sessionId, 0));
+      this.unfinished.set(sessionId, calls);
     }
+    return calls;
+  }
+
+  /**
+   * B4: agents time out calls that take long (the SDK's default is a minute) unless progress
+   * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
+   */
+  private keepInformed(extra: RequestHandlerExtra<ServerRequest, ServerNotification>) {
+    const token = extra._meta?.progressToken;
+    if (token === undefined) return undefined;
     let beats = 0;
     return setInterval(() => {
       beats += 1;
-      notify({
-        jsonrpc: "2.0",
-        method: "notifications/progress",
-        params: {
-          progressToken: token,
-          progress: beats,
-          message: "waiting for the user in plangate",
-        },
-      });
+      extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress: beats,
+            message: "waiting for the user in plangate",
+          },
+        })
+        .catch(() => {});
     }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   }
 
-  /**
-   * The agent's session: its latest one when no connection holds it any more (an agent that
-   * ended its MCP session and comes back goes on where it was, and hears what the user wrote
-   * meanwhile), else a new one. A connection holds its session until it is ended (DELETE).
-   */
-  private sessionOf(connection: McpConnection): string {
-    if (connection.sessionId !== undefined) return connection.sessionId;
-    const model = `${MCP_MODEL_PREFIX}${connection.client}`;
-    const held = new Set([...this.connections.values()].map((other) => other.sessionId));
-    // Listed most recently updated first.
-    const previous = this.deps.log
-      .listSessions()
-      .find((session) => session.model === model && !held.has(session.id));
-    if (previous) {
-      connection.sessionId = previous.id;
-      // Where the agent last heard from plangate: its last call's result.
-      const lastResult = this.deps.log.latestOfKind(
-        previous.id,
-        "tool.result",
-        previous.lastSeq + 1,
-      );
-      connection.heardSeq = lastResult?.seq ?? 0;
-      return previous.id;
+  /** B6: the agent's plangate session, by its client name and workspace root. */
+  private sessionOf(
+    connection: McpConnection,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<string> {
+    connection.session ??= this.resolveSession(connection, extra);
+    return connection.session;
+  }
+
+  private async resolveSession(
+    connection: McpConnection,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<string> {
+    const client = clientNameOf(connection.server.server.getClientVersion()?.name);
+    const root = await this.rootOf(connection, extra);
+    const key = `${client}\u0000${root}`;
+    let resolving = this.resolving.get(key);
+    if (!resolving) {
+      resolving = Promise.resolve().then(() => this.sessionFor(client, root));
+      this.resolving.set(key, resolving);
+      resolving.finally(() => this.resolving.delete(key)).catch(() => {});
     }
-    const session = this.deps.sessions.create({ title: connection.client, model, mode: "build" });
-    connection.sessionId = session.id;
-    connection.heardSeq = session.lastSeq;
+    return resolving;
+  }
+
+  private sessionFor(client: string, root: string): string {
+    const known = this.agents.sessionOf(client, root);
+    if (known !== undefined && this.deps.log.getSession(known)) return known;
+    const session = this.deps.sessions.create({
+      title: client,
+      model: `${MCP_MODEL_PREFIX}${client}`,
+      mode: "build",
+    });
+    this.agents.remember(client, root, session.id);
+    this.inbox.startAt(session.id, session.lastSeq);
     return session.id;
   }
 
-  /** Messages the user typed into the agent's session since its last result. */
-  private userMessagesFor(connection: McpConnection, sessionId: string): string {
-    const entries = this.deps.log.entriesAfter(sessionId, connection.heardSeq);
-    const last = entries.at(-1);
-    if (last) connection.heardSeq = last.seq;
-    const texts = entries.flatMap(({ entry }) =>
-      entry.kind === "user.message" && !entry.synthetic ? [entry.text] : [],
-    );
-    if (texts.length === 0) return "";
-    return `\n\nThe user also wrote to you in plangate:\n\n${texts.map((text) => `> ${text.replaceAll("\n", "\n> ")}`).join("\n\n")}`;
+  private async rootOf(
+    connection: McpConnection,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<string> {
+    if (!connection.server.server.getClientCapabilities()?.roots) return this.deps.workspace;
+    try {
+      const { roots } = await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
+        timeout: ROOTS_TIMEOUT_MS,
+      });
+      const uri = roots.find((root) => root.uri.startsWith("file:"))?.uri;
+      return uri === undefined ? this.deps.workspace : fileURLToPath(uri);
+    } catch {
+      return this.deps.workspace;
+    }
+  }
+
+  /** B5: idle connections expire; one with a call waiting or a request open never does. */
+  private expireIdle(): void {
+    this.events.prune();
+    const cutoff = this.now() - (this.deps.idleMs ?? IDLE_MS);
+    for (const connection of [...this.connections.values()]) {
+      if (this.idle(connection) && connection.lastSeen <= cutoff) this.retire(connection);
+    }
+  }
+
+  private makeRoom(): void {
+    if (this.connections.size < MAX_CONNECTIONS) return;
+    const idle = [...this.connections.values()]
+      .filter((connection) => this.idle(connection))
+      .sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const connection of idle.slice(0, this.connections.size - MAX_CONNECTIONS + 1)) {
+      this.retire(connection);
+    }
+  }
+
+  private idle(connection: McpConnection): boolean {
+    return connection.calls.size === 0 && connection.openRequests === 0;
+  }
+
+  private retire(connection: McpConnection): void {
+    connection.quiet = true;
+    if (connection.id !== undefined) this.connections.delete(connection.id);
+    connection.server.close().catch(() => {});
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
   }
 }

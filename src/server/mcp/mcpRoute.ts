@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { tokensMatch } from "../http/auth.ts";
 import type { McpBridge } from "./mcpBridge.ts";
 
 /** A plan of 200,000 characters plus JSON escaping fits with room to spare. */
@@ -6,67 +7,114 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export const MCP_PATH = "/mcp";
 
+/** Batches left the protocol with this revision (B2). */
+const NO_BATCHES_FROM = "2025-06-18";
+
+const BEARER_CHALLENGE = 'Bearer realm="plangate"';
+
+/** A JSON-RPC error that answers no request in particular, as the transport sends them. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string) {
+  return reply
+    .code(status)
+    .type("application/json")
+    .send(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
- * X1: Streamable HTTP for MCP at `/mcp`: POST carries JSON-RPC and gets a JSON reply, DELETE
- * ends a connection; there is no standalone server stream (GET is 405, which clients accept).
- * A call that waits for the user turns its reply into an event stream once it has progress to
- * report, when the agent accepts one. Access is checked by the server's onRequest hook first.
+ * B1/B2: Streamable HTTP for MCP at `/mcp`, served by the SDK's transport: POST carries
+ * JSON-RPC, GET opens the standalone stream (or resumes one with Last-Event-ID), DELETE ends a
+ * session. Host, Origin and the token are checked by the server's access hook first; the
+ * rules below are the ones MCP adds for this route.
  */
-export async function registerMcpRoute(app: FastifyInstance, bridge: McpBridge): Promise<void> {
+export async function registerMcpRoute(
+  app: FastifyInstance,
+  bridge: McpBridge,
+  access: { token: () => string },
+): Promise<void> {
   await app.register(async (scope) => {
-    // The bridge parses the body itself, so bad JSON gets a JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       "*",
       { parseAs: "string", bodyLimit: MAX_BODY_BYTES },
       (_, body, done) => done(null, body),
     );
-    scope.post(MCP_PATH, async (request, reply) => {
-      const disconnected = new AbortController();
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableFinished) disconnected.abort("the agent disconnected");
-      });
-      const acceptsStream = (headerOf(request.headers.accept) ?? "").includes("text/event-stream");
-      let streaming = false;
-      const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-      const notify = (message: unknown) => {
-        if (reply.raw.destroyed) return;
-        if (!streaming) {
-          streaming = true;
-          reply.hijack();
-          reply.raw.writeHead(200, {
-            "content-type": "text/event-stream",
-            "cache-control": "no-store",
-          });
-        }
-        reply.raw.write(event(message));
-      };
-      const answer = await bridge.handlePost(
-        typeof request.body === "string" ? request.body : "",
-        headerOf(request.headers["mcp-session-id"]),
-        disconnected.signal,
-        acceptsStream ? notify : undefined,
-      );
-      if (streaming) {
-        if (!reply.raw.destroyed) {
-          for (const body of [answer.body ?? []].flat()) reply.raw.write(event(body));
-          reply.raw.end();
-        }
-        return reply;
+    // B2: every 401 on this route names the scheme, whoever refused the request.
+    scope.addHook("onSend", async (_request, reply, payload) => {
+      if (reply.statusCode === 401 && !reply.hasHeader("www-authenticate")) {
+        reply.header("www-authenticate", BEARER_CHALLENGE);
       }
-      if (answer.connectionId !== undefined) reply.header("mcp-session-id", answer.connectionId);
-      reply.code(answer.status);
-      if (answer.body === undefined) return reply.send();
-      return reply.type("application/json").send(JSON.stringify(answer.body));
+      return payload;
     });
-    scope.delete(MCP_PATH, async (request, reply) => {
-      const ended = bridge.end(headerOf(request.headers["mcp-session-id"]));
-      return reply.code(ended ? 200 : 404).send();
+    scope.route({
+      method: ["GET", "POST", "DELETE"],
+      url: MCP_PATH,
+      preHandler: async (request, reply) => checkTransportRules(request, reply, bridge, access),
+      handler: async (request, reply) => {
+        const body = (request as FastifyRequest & { mcpBody?: unknown }).mcpBody;
+        const target = await bridge.target(headerOf(request.headers["mcp-session-id"]), body);
+        if (!target.ok) return rpcError(reply, target.status, target.code, target.message);
+        reply.hijack();
+        bridge.track(target.connection, reply.raw);
+        await target.connection.transport.handleRequest(request.raw, reply.raw, body);
+        return reply;
+      },
     });
-    scope.get(MCP_PATH, async (_, reply) => reply.code(405).header("allow", "POST, DELETE").send());
   });
 }
 
-function headerOf(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/** B2: the token only as a bearer header, JSON bodies, and no batches on current revisions. */
+async function checkTransportRules(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bridge: McpBridge,
+  access: { token: () => string },
+): Promise<FastifyReply | undefined> {
+  const url = new URL(request.url, "http://plangate.invalid");
+  if (url.searchParams.has("token")) {
+    return reply
+      .code(401)
+      .header(
+        "www-authenticate",
+        `${BEARER_CHALLENGE}, error="invalid_request", error_description="send the token in the Authorization header, never in the URL"`,
+      )
+      .type("text/plain; charset=utf-8")
+      .send("plangate: send the token in the Authorization header (Bearer), not in the URL.\n");
+  }
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
+  if (bearer === undefined || !tokensMatch(bearer, access.token())) {
+    return reply
+      .code(401)
+      .header(
+        "www-authenticate",
+        `${BEARER_CHALLENGE}, error="${bearer === undefined ? "invalid_request" : "invalid_token"}"`,
+      )
+      .type("text/plain; charset=utf-8")
+      .send("plangate: /mcp needs the access token as an Authorization: Bearer header.\n");
+  }
+  if (request.method !== "POST") return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof request.body === "string" ? request.body : "");
+  } catch {
+    return rpcError(reply, 400, -32700, "Parse error: the body is not valid JSON");
+  }
+  if (Array.isArray(body)) {
+    const sessionHeader = headerOf(request.headers["mcp-session-id"]);
+    const version =
+      headerOf(request.headers["mcp-protocol-version"]) ?? bridge.protocolVersionOf(sessionHeader);
+    if (version === undefined || version >= NO_BATCHES_FROM) {
+      return rpcError(
+        reply,
+        400,
+        -32600,
+        `Invalid Request: JSON-RPC batches are not part of MCP ${version ?? NO_BATCHES_FROM} and later; send one message per request`,
+      );
+    }
+  }
+  (request as FastifyRequest & { mcpBody?: unknown }).mcpBody = body;
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { QuestionAnswers, TodoItem } from "../../protocol/index.ts";
 import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
-import type { ToolContract, ToolResult } from "../tools/contract.ts";
+import type { AskOutcome, ToolContract, ToolResult } from "../tools/contract.ts";
 import { askPlanReview, verdictOf } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { todoWriteTool } from "../tools/todoWrite.ts";
@@ -13,17 +14,71 @@ export const MCP_ASK_TOOL = "ask_user_question";
 export const MCP_REVIEW_TOOL = "review_plan";
 export const MCP_TODOS_TOOL = "write_todos";
 
+/** B1: a result with the structured content its tool's output schema describes. */
+export interface McpToolResult extends ToolResult {
+  structured?: Record<string, unknown>;
+}
+
+/** B1: what each tool returns as `structuredContent`, built on the protocol's own schemas. */
+export const mcpOutputSchemas = {
+  [MCP_ASK_TOOL]: z.object({
+    status: z
+      .enum(["answered", "cancelled"])
+      .describe("answered: the user answered (maybe not every question); cancelled: dismissed."),
+    answers: QuestionAnswers,
+    continuedAutomatically: z
+      .boolean()
+      .describe("True when nobody answered and the question continued after its countdown."),
+  }),
+  [MCP_REVIEW_TOOL]: z.object({
+    verdict: z.enum(["approve", "feedback", "refuse", "dismiss"]),
+    note: z.string().optional().describe("The user's note with an approval."),
+    feedback: z.string().optional().describe("What the user wants changed."),
+  }),
+  [MCP_TODOS_TOOL]: z.object({
+    todos: z.array(TodoItem).describe("The list as it now stands."),
+  }),
+};
+
+// An MCP agent has no plan-mode tools: it submits plans with review_plan.
+const ASK_DESCRIPTION = `${askUserQuestionTool.description
+  .split("\n")
+  .filter((line) => !/PlanMode/.test(line))
+  .join("\n")}
+- Never use this to ask whether a plan is acceptable: submit the plan with ${MCP_REVIEW_TOOL} instead.
+
+The questions appear in the user's plangate page. If they leave them unanswered, they continue automatically after a visible countdown and the result says so.`;
+
 const askTool: ToolContract<unknown> = {
   ...(askUserQuestionTool as ToolContract<unknown>),
   name: MCP_ASK_TOOL,
-  description: `${askUserQuestionTool.description}
-
-The questions appear in the user's plangate page. If they leave them unanswered, they continue automatically after a visible countdown and the result says so.`,
+  description: ASK_DESCRIPTION,
+  async run(input, context): Promise<McpToolResult> {
+    let outcome: AskOutcome | undefined;
+    const askUser = context.askUser;
+    const result = await askUserQuestionTool.run(input as never, {
+      ...context,
+      ...(askUser ? { askUser: async (request) => (outcome = await askUser(request)) } : {}),
+    });
+    if (result.isError || outcome === undefined || outcome.type === "aborted") return result;
+    return {
+      ...result,
+      structured:
+        outcome.type === "cancelled"
+          ? { status: "cancelled", answers: {}, continuedAutomatically: false }
+          : { status: "answered", answers: outcome.answers, continuedAutomatically: outcome.auto },
+    };
+  },
 };
 
 const todosTool: ToolContract<unknown> = {
   ...(todoWriteTool as ToolContract<unknown>),
   name: MCP_TODOS_TOOL,
+  async run(input, context): Promise<McpToolResult> {
+    const result = await todoWriteTool.run(input as never, context);
+    if (result.isError) return result;
+    return { ...result, structured: { todos: (input as { todos: TodoItem[] }).todos } };
+  },
 };
 
 const ReviewPlanInput = z.strictObject({
@@ -39,26 +94,30 @@ const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and 
 
 Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), or sets the review aside to talk. A plan review never continues on its own.`;
 
-function reviewResult(outcome: Parameters<typeof verdictOf>[0]): ToolResult {
+function reviewResult(outcome: AskOutcome): McpToolResult {
   const verdict = verdictOf(outcome);
   switch (verdict.type) {
     case "approve":
       return {
         output: `The user approved the plan. Carry it out.${verdict.note ? `\n\nTheir note: ${verdict.note}` : ""}`,
+        structured: { verdict: "approve", ...(verdict.note ? { note: verdict.note } : {}) },
       };
     case "feedback":
       return {
         output: `The user did not approve the plan. Revise it to their feedback and submit it again with review_plan.\n\nTheir feedback:\n\n${verdict.text}`,
+        structured: { verdict: "feedback", feedback: verdict.text },
       };
     case "refuse":
       return {
         output:
           "The user refused the plan without comment. Do not carry it out; stop and wait for their instructions.",
+        structured: { verdict: "refuse" },
       };
     case "dismiss":
       return {
         output:
           "The user set the review aside to talk about the plan. Do not carry it out; stop and wait for their message.",
+        structured: { verdict: "dismiss" },
       };
     case "aborted":
       return {

@@ -90,12 +90,8 @@ export class SessionManager {
     for (const session of this.deps.log.listSessions()) {
       const entries = this.deps.log.entriesAfter(session.id, 0);
       this.deps.interactions.restore(session.id, entries);
-      if (isDrivenOverMcp(session.model)) {
-        // X1: the agent's calls ended with its connection; nobody would hear these answers.
-        const why = "the agent's connection ended when plangate restarted";
-        this.deps.interactions.abortSession(session.id, why);
-        this.recordSkipped(session.id, danglingCalls(entries), why);
-      } else if (hasOpenTurn(entries)) {
+      // B8: an agent over MCP runs its own turns; its unfinished calls wait for it to call again.
+      if (!isDrivenOverMcp(session.model) && hasOpenTurn(entries)) {
         this.launch(session.id, danglingCalls(entries));
       }
     }
@@ -153,13 +149,17 @@ export class SessionManager {
     call: ToolCallToRun,
     tools: ToolRegistry,
     signal: AbortSignal,
+    options: { resumed?: boolean } = {},
   ): Promise<ToolResult> {
-    this.append(sessionId, {
-      kind: "tool.call",
-      callId: call.callId,
-      name: call.name,
-      input: call.input,
-    });
+    // B8: a resumed call is already in the log; its question is adopted by its call id (A7).
+    if (!options.resumed) {
+      this.append(sessionId, {
+        kind: "tool.call",
+        callId: call.callId,
+        name: call.name,
+        input: call.input,
+      });
+    }
     let result: ToolResult;
     try {
       result = await this.executor.run(

@@ -63,7 +63,8 @@ const QuestionInput = z
 function matchesWireContract(questions: unknown, context: z.RefinementCtx): void {
   const parsed = AskUserQuestionItems.safeParse(questions);
   if (parsed.success) return;
-  for (const issue of parsed.error.issues) {
+  // Lengths and shapes are already reported by the input schema; only the cross-field rules are new.
+  for (const issue of parsed.error.issues.filter((issue) => issue.code === "custom")) {
     context.addIssue({
       code: "custom",
       message: issue.message,

@@ -1,0 +1,39 @@
+import type { SessionLog } from "../store/sessionLog.ts";
+
+/**
+ * B7/X2: what the user wrote to an MCP agent that it has not heard yet: messages typed into its
+ * session and late answers to questions that continued automatically. The agent hears them
+ * with its next tool result, since an MCP server cannot speak to an agent between calls.
+ */
+export class AgentInbox {
+  /** Per plangate session: the user's messages up to this seq have reached the agent. */
+  private readonly heardSeq = new Map<string, number>();
+
+  constructor(private readonly log: SessionLog) {}
+
+  /** A new session: nothing in it is news to the agent. */
+  startAt(sessionId: string, seq: number): void {
+    this.heardSeq.set(sessionId, seq);
+  }
+
+  /** Before a call: after a restart, the agent last heard from plangate with its last result. */
+  open(sessionId: string): void {
+    if (this.heardSeq.has(sessionId)) return;
+    const lastResult = this.log.latestOfKind(sessionId, "tool.result", Number.MAX_SAFE_INTEGER);
+    this.heardSeq.set(sessionId, lastResult?.seq ?? 0);
+  }
+
+  /** The text to add to the result the agent gets now; empty when nothing is new. */
+  take(sessionId: string): string {
+    const since = this.heardSeq.get(sessionId) ?? 0;
+    const entries = this.log.entriesAfter(sessionId, since);
+    this.heardSeq.set(sessionId, entries.at(-1)?.seq ?? since);
+    const texts = entries.flatMap(({ entry }) =>
+      entry.kind === "user.message" && (!entry.synthetic || entry.lateAnswerFor !== undefined)
+        ? [entry.text]
+        : [],
+    );
+    if (texts.length === 0) return "";
+    return `\n\nThe user also wrote to you in plangate:\n\n${texts.map((text) => `> ${text.replaceAll("\n", "\n> ")}`).join("\n\n")}`;
+  }
+}

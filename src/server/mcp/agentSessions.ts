@@ -1,0 +1,35 @@
+import type { Database } from "better-sqlite3";
+
+/**
+ * B6: which plangate session an agent works in, keyed by its client name and workspace root,
+ * so one-shot runs and restarts go on in the same session (and plan revision numbering).
+ */
+export class AgentSessions {
+  private readonly select;
+  private readonly upsert;
+
+  constructor(db: Database) {
+    db.exec(`CREATE TABLE IF NOT EXISTS mcp_agents (
+      agent_key TEXT PRIMARY KEY,
+      session_id TEXT NOT NULL
+    )`);
+    this.select = db.prepare<[string], { session_id: string }>(
+      "SELECT session_id FROM mcp_agents WHERE agent_key = ?",
+    );
+    this.upsert = db.prepare<[string, string]>(
+      "INSERT INTO mcp_agents (agent_key, session_id) VALUES (?, ?) ON CONFLICT (agent_key) DO UPDATE SET session_id = excluded.session_id",
+    );
+  }
+
+  sessionOf(client: string, root: string): string | undefined {
+    return this.select.get(keyOf(client, root))?.session_id;
+  }
+
+  remember(client: string, root: string, sessionId: string): void {
+    this.upsert.run(keyOf(client, root), sessionId);
+  }
+}
+
+function keyOf(client: string, root: string): string {
+  return `${client}\u0000${root}`;
+}

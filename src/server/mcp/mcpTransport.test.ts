@@ -1,0 +1,342 @@
+import type { StoredEntry } from "../../protocol/index.ts";
+import { systemClock } from "../clock.ts";
+import { openDatabase } from "../store/database.ts";
+import { SessionLog } from "../store/sessionLog.ts";
+import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { messagesOf, RawMcpClient, type SseEvent } from "./rawMcpClient.ts";
+
+const ask = {
+  name: "ask_user_question",
+  arguments: {
+    questions: [
+      {
+        question: "Which database?",
+        header: "Database",
+        options: [{ label: "Postgres" }, { label: "SQLite" }],
+        multiSelect: false,
+      },
+    ],
+  },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("MCP transport rules, checked on the wire by a client written from the spec (B2–B5)", () => {
+  let test: TestServer;
+  let agent: RawMcpClient;
+
+  const start = async (overrides: Parameters<typeof startTestServer>[0] = {}) => {
+    test = await startTestServer(overrides);
+    agent = new RawMcpClient(`${test.origin}/mcp`, test.server.token);
+  };
+  const mcpSession = () => test.server.sessions.summaries().find((s) => s.model.startsWith("mcp/"));
+  const pendingSoon = async () => {
+    for (let i = 0; i < 300; i++) {
+      const session = mcpSession();
+      const pending = session ? test.server.interactions.pending(session.id) : [];
+      if (session && pending.length > 0) return { session, pending };
+      await sleep(10);
+    }
+    throw new Error("no pending interaction appeared");
+  };
+  const entries = (sessionId: string): StoredEntry[] => {
+    const db = openDatabase(test.dbPath);
+    try {
+      return new SessionLog(db, systemClock).entriesAfter(sessionId, 0);
+    } finally {
+      db.close();
+    }
+  };
+  const answerSqlite = (interactionId: string) =>
+    expect(
+      test.server.interactions.answer(interactionId, { "Which database?": { labels: ["SQLite"] } }),
+    ).toEqual({ ok: true });
+
+  afterEach(async () => {
+    await test.stop();
+  });
+
+  it("[B2] 401 names the Bearer scheme; the token is taken only from the Authorization header", async () => {
+    await start();
+    const init = agent.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
+    const missing = await agent.post(init, { authorization: "" });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer /);
+
+    const inQuery = await fetch(`${test.origin}/mcp?token=${test.server.token}`, {
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(init),
+    });
+    expect(inQuery.status).toBe(401);
+    expect(inQuery.headers.get("www-authenticate")).toMatch(/^Bearer .*invalid_request/);
+
+    const byCookie = await agent.post(init, {
+      authorization: "",
+      cookie: test.browserHeaders.cookie ?? "",
+    });
+    expect(byCookie.status).toBe(401);
+    expect(byCookie.headers.get("www-authenticate")).toMatch(/^Bearer /);
+
+    const ok = await agent.post(init);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("[B2] an unsupported MCP-Protocol-Version is 400; a supported one is served", async () => {
+    await start();
+    await agent.initialize();
+    const list = agent.request("tools/list");
+    expect((await agent.post(list, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400);
+    const ok = await agent.post(agent.request("tools/list"));
+    expect(ok.status).toBe(200);
+    expect(messagesOf(ok)[0]).toMatchObject({ result: { tools: expect.any(Array) } });
+  });
+
+  it("[B2] no batches on a 2025-11-25 session, nor before one exists", async () => {
+    await start();
+    const batchInit = [
+      agent.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      }),
+    ];
+    const refused = await agent.post(batchInit, { "mcp-protocol-version": "" });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ error: { code: -32600 } });
+    await agent.initialize();
+    const batch = await agent.post([agent.request("tools/list"), agent.request("ping")]);
+    expect(batch.status).toBe(400);
+    expect(batch.json).toMatchObject({ error: { code: -32600, message: /batch/ } });
+
+    // 2025-03-26 still had batches; an agent on that revision keeps them.
+    const older = new RawMcpClient(agent.endpoint, agent.token);
+    await older
+      .post(
+        older.request("initialize", {
+          protocolVersion: "2025-03-26",
+          capabilities: {},
+          clientInfo: { name: "old", version: "1" },
+        }),
+        { "mcp-protocol-version": "" },
+      )
+      .then((reply) => {
+        older.sessionId = reply.headers.get("mcp-session-id") ?? undefined;
+      });
+    const old = await older.post([older.request("ping")], { "mcp-protocol-version": "2025-03-26" });
+    expect(old.status).toBe(200);
+  });
+
+  it("[B2] a second initialize on a session is refused and makes no new session", async () => {
+    await start();
+    await agent.initialize();
+    const first = agent.sessionId;
+    const again = await agent.post(
+      agent.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      }),
+    );
+    expect(again.status).toBe(400);
+    expect(again.headers.get("mcp-session-id") ?? first).toBe(first);
+    const still = await agent.post(agent.request("ping"));
+    expect(still.status).toBe(200);
+  });
+
+  it("[B2] Accept and Content-Type are checked", async () => {
+    await start();
+    await agent.initialize();
+    const onlyJson = await agent.post(agent.request("ping"), { accept: "application/json" });
+    expect(onlyJson.status).toBe(406);
+    const noAccept = await agent.post(agent.request("ping"), { accept: "" });
+    expect(noAccept.status).toBe(406);
+    const text = await agent.post(agent.request("ping"), { "content-type": "text/plain" });
+    expect(text.status).toBe(415);
+    const malformed = await agent.post("{not json");
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it("[B2] requests without a session or with an unknown one are refused; DELETE ends a session", async () => {
+    await start();
+    const list = agent.request("tools/list");
+    expect((await agent.post(list)).status).toBe(400);
+    expect((await agent.post(list, { "mcp-session-id": "nope" })).status).toBe(404);
+    await agent.initialize();
+    const ended = await fetch(agent.endpoint, { method: "DELETE", headers: agent.headers() });
+    expect(ended.status).toBe(200);
+    expect((await agent.post(agent.request("ping"))).status).toBe(404);
+  });
+
+  it("[B2] the standalone GET stream opens and carries keep-alives", async () => {
+    await start({ mcpTimings: { keepAliveMs: 50 } });
+    await agent.initialize();
+    const controller = new AbortController();
+    const response = await fetch(agent.endpoint, {
+      headers: { ...agent.headers({ accept: "text/event-stream" }) },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain(": keepalive");
+    controller.abort();
+  });
+
+  it("[B2][B3] notifications/cancelled gets no response and withdraws the card", async () => {
+    await start();
+    await agent.initialize();
+    const call = agent.request("tools/call", ask);
+    const controller = new AbortController();
+    const stream = agent.post(call, {}, { signal: controller.signal }).catch(() => undefined);
+    const { session, pending } = await pendingSoon();
+    const cancelled = await agent.post({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: call.id, reason: "changed my mind" },
+    });
+    expect(cancelled.status).toBe(202);
+    expect(cancelled.json).toBeUndefined();
+    for (let i = 0; i < 200 && test.server.interactions.pending(session.id).length > 0; i++) {
+      await sleep(10);
+    }
+    const resolved = entries(session.id).find(
+      (stored) =>
+        stored.entry.kind === "interaction.resolved" &&
+        stored.entry.interactionId === pending[0]!.request.interactionId,
+    );
+    expect(resolved?.entry).toMatchObject({ outcome: { type: "aborted" } });
+    controller.abort();
+    await stream;
+  });
+
+  it("[B3] a call whose connection drops mid-wait is not cancelled; resumed with Last-Event-ID it gets the answer", async () => {
+    await start();
+    await agent.initialize();
+    const call = agent.request("tools/call", ask);
+    const controller = new AbortController();
+    let primed: SseEvent | undefined;
+    const dropped = agent
+      .post(
+        call,
+        {},
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            primed ??= event;
+            controller.abort();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    const { session, pending } = await pendingSoon();
+    expect(await dropped).toBeInstanceOf(Error);
+    expect(primed?.id).toMatch(/^\d+$/);
+    await sleep(100);
+    expect(test.server.interactions.pending(session.id)).toHaveLength(1);
+    answerSqlite(pending[0]!.request.interactionId);
+
+    const resumed = await agent.get({ "last-event-id": primed!.id! });
+    const [result] = messagesOf(resumed);
+    expect(result).toMatchObject({
+      id: call.id,
+      result: { isError: false, structuredContent: { status: "answered" } },
+    });
+    expect(JSON.stringify(result)).toContain("SQLite");
+  });
+
+  it("[B3] an identical call from the same agent re-attaches to the pending question instead of opening a second card", async () => {
+    await start();
+    await agent.initialize();
+    const controller = new AbortController();
+    const first = agent
+      .post(agent.request("tools/call", ask), {}, { signal: controller.signal })
+      .catch(() => undefined);
+    const { session, pending } = await pendingSoon();
+    controller.abort();
+    await first;
+
+    // The agent restarts its process: a new MCP session, the same call.
+    const again = new RawMcpClient(agent.endpoint, agent.token);
+    await again.initialize();
+    const retry = again.post(again.request("tools/call", ask));
+    await sleep(200);
+    expect(test.server.interactions.pending(session.id)).toHaveLength(1);
+    answerSqlite(pending[0]!.request.interactionId);
+    const [result] = messagesOf(await retry);
+    expect(JSON.stringify(result)).toContain("SQLite");
+    const cards = entries(session.id).filter((s) => s.entry.kind === "interaction.requested");
+    expect(cards).toHaveLength(1);
+  });
+
+  it("[B3] the agent's explicit cancel withdraws the card even while an earlier, dropped request still waits on it", async () => {
+    await start();
+    await agent.initialize();
+    const controller = new AbortController();
+    const first = agent
+      .post(agent.request("tools/call", ask), {}, { signal: controller.signal })
+      .catch(() => undefined);
+    const { session, pending } = await pendingSoon();
+    controller.abort();
+    await first;
+
+    const again = new RawMcpClient(agent.endpoint, agent.token);
+    await again.initialize();
+    const call = again.request("tools/call", ask);
+    const stopped = new AbortController();
+    const retry = again.post(call, {}, { signal: stopped.signal }).catch(() => undefined);
+    await sleep(200);
+    await again.post({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: call.id },
+    });
+    for (let i = 0; i < 200 && test.server.interactions.pending(session.id).length > 0; i++) {
+      await sleep(10);
+    }
+    const resolved = entries(session.id).find(
+      (stored) =>
+        stored.entry.kind === "interaction.resolved" &&
+        stored.entry.interactionId === pending[0]!.request.interactionId,
+    );
+    expect(resolved?.entry).toMatchObject({ outcome: { type: "aborted" } });
+    stopped.abort();
+    await retry;
+  });
+
+  it("[B4] a long wait completes for a client whose read timeout is shorter than the wait, thanks to keep-alive", async () => {
+    // Scaled down: keep-alive 15 s → 60 ms, read timeout 60 s → 250 ms, a 7-minute wait → 1.5 s.
+    await start({ mcpTimings: { keepAliveMs: 60 } });
+    await agent.initialize();
+    const call = agent.post(agent.request("tools/call", ask), {}, { readTimeoutMs: 250 });
+    const { pending } = await pendingSoon();
+    await sleep(1_500);
+    answerSqlite(pending[0]!.request.interactionId);
+    const [result] = messagesOf(await call);
+    expect(JSON.stringify(result)).toContain("SQLite");
+  });
+
+  it("[B5] idle connections expire, while one with a waiting call outlives the idle limit", async () => {
+    await start({ mcpTimings: { idleMs: 150 } });
+    const idle = new RawMcpClient(agent.endpoint, agent.token);
+    await idle.initialize("idle-agent");
+    await agent.initialize();
+    const call = agent.post(agent.request("tools/call", ask));
+    const { pending } = await pendingSoon();
+    await sleep(600);
+    expect((await idle.post(idle.request("ping"))).status).toBe(404);
+    answerSqlite(pending[0]!.request.interactionId);
+    expect(JSON.stringify(messagesOf(await call)[0])).toContain("SQLite");
+    expect((await agent.post(agent.request("ping"))).status).toBe(200);
+  });
+});
