@@ -15,14 +15,19 @@ export interface Figure {
   note?: string;
 }
 
+/** Fewest samples a tail percentile is read from: below this a p95 is a maximum in disguise. */
+export const MIN_SAMPLES_FOR_TAIL = 20;
+
+/**
+ * Percentile by nearest rank (a value that was measured, never one interpolated between two).
+ * A p95 or p99 from fewer than 20 samples is NaN, printed "—", and never judged.
+ */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
+  if (p > 50 && samples.length < MIN_SAMPLES_FOR_TAIL) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  const lowValue = sorted[low]!;
-  return lowValue + (sorted[high]! - lowValue) * (rank - low);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
 }
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
@@ -35,7 +40,9 @@ export function judgedValue(figure: Figure): number | undefined {
 /** Measured ÷ goal for "max" figures (≤ 1 passes); goal ÷ measured for "min" ones. */
 export function ratio(figure: Figure): number | undefined {
   const measured = judgedValue(figure);
-  if (figure.goal === undefined || measured === undefined) return undefined;
+  if (figure.goal === undefined || measured === undefined || Number.isNaN(measured)) {
+    return undefined;
+  }
   return figure.goalKind === "max" ? measured / figure.goal : figure.goal / measured;
 }
 

@@ -3,7 +3,12 @@
 
 /** Reminders and other runtime notes reach the model wrapped like this, as a user-role message. */
 export function runtimeNote(body: string): string {
-  return `<system-reminder>\n${body.trim()}\n</system-reminder>`;
+  return trimmedRuntimeNote(body.trim());
+}
+
+/** For a body known to have no outer whitespace: a long one is not copied just to trim it. */
+export function trimmedRuntimeNote(body: string): string {
+  return `<system-reminder>\n${body}\n</system-reminder>`;
 }
 
 export const RUNTIME_NOTE_OPEN = "<system-reminder>";

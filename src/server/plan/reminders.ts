@@ -19,54 +19,65 @@ export type ModeReminder = Extract<SessionEntry, { kind: "user.message" }> & {
   reminder: string;
 };
 
-interface PlanHistory {
-  planEnabled: boolean;
+/** P6: what the reminders depend on, folded from the log entry by entry. */
+export class PlanHistory {
+  private planEnabled = false;
   /** Plan reminders given since plan mode was last switched on. */
-  remindersThisPeriod: number;
+  private remindersThisPeriod = 0;
   /** Real (typed) user messages since the last plan reminder. */
-  realMessagesSinceReminder: number;
+  private realMessagesSinceReminder = 0;
   /** Plan mode ended after the model was told about it, and it has not heard so yet. */
-  exitUnannounced: boolean;
-}
+  private exitUnannounced = false;
 
-function readHistory(entries: readonly { entry: SessionEntry }[]): PlanHistory {
-  const history: PlanHistory = {
-    planEnabled: false,
-    remindersThisPeriod: 0,
-    realMessagesSinceReminder: 0,
-    exitUnannounced: false,
-  };
-  for (const { entry } of entries) {
+  add(entry: SessionEntry): void {
     switch (entry.kind) {
       case "session.created":
       case "session.modeChanged": {
         const planEnabled = readExecutionMode(entry.mode).planEnabled;
-        if (planEnabled && !history.planEnabled) {
-          history.remindersThisPeriod = 0;
-          history.realMessagesSinceReminder = 0;
-          history.exitUnannounced = false;
+        if (planEnabled && !this.planEnabled) {
+          this.remindersThisPeriod = 0;
+          this.realMessagesSinceReminder = 0;
+          this.exitUnannounced = false;
         }
-        if (!planEnabled && history.planEnabled) {
-          history.exitUnannounced = history.remindersThisPeriod > 0;
+        if (!planEnabled && this.planEnabled) {
+          this.exitUnannounced = this.remindersThisPeriod > 0;
         }
-        history.planEnabled = planEnabled;
+        this.planEnabled = planEnabled;
         break;
       }
       case "user.message":
         if (entry.reminder === PLAN_MODE_REMINDER) {
-          history.remindersThisPeriod++;
-          history.realMessagesSinceReminder = 0;
+          this.remindersThisPeriod++;
+          this.realMessagesSinceReminder = 0;
         } else if (entry.reminder === PLAN_MODE_EXIT_REMINDER) {
-          history.exitUnannounced = false;
+          this.exitUnannounced = false;
         } else if (!entry.synthetic) {
-          history.realMessagesSinceReminder++;
+          this.realMessagesSinceReminder++;
         }
         break;
       default:
         break;
     }
   }
-  return history;
+
+  /** The reminder the next model request needs in `mode`, if any (see `nextModeReminder`). */
+  reminderFor(mode: ExecutionMode): ModeReminder | undefined {
+    if (mode.planEnabled) {
+      const due =
+        this.remindersThisPeriod === 0 ||
+        this.realMessagesSinceReminder >= REAL_MESSAGES_BETWEEN_REMINDERS;
+      if (!due) return undefined;
+      const full = this.remindersThisPeriod % FULL_REMINDER_EVERY === 0;
+      return reminderEntry(
+        PLAN_MODE_REMINDER,
+        full ? planModeReminderFull() : planModeReminderShort(),
+      );
+    }
+    if (this.exitUnannounced) {
+      return reminderEntry(PLAN_MODE_EXIT_REMINDER, planModeExitedReminder());
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -80,22 +91,9 @@ export function nextModeReminder(
   entries: readonly { entry: SessionEntry }[],
   mode: ExecutionMode,
 ): ModeReminder | undefined {
-  const history = readHistory(entries);
-  if (mode.planEnabled) {
-    const due =
-      history.remindersThisPeriod === 0 ||
-      history.realMessagesSinceReminder >= REAL_MESSAGES_BETWEEN_REMINDERS;
-    if (!due) return undefined;
-    const full = history.remindersThisPeriod % FULL_REMINDER_EVERY === 0;
-    return reminderEntry(
-      PLAN_MODE_REMINDER,
-      full ? planModeReminderFull() : planModeReminderShort(),
-    );
-  }
-  if (history.exitUnannounced) {
-    return reminderEntry(PLAN_MODE_EXIT_REMINDER, planModeExitedReminder());
-  }
-  return undefined;
+  const history = new PlanHistory();
+  for (const { entry } of entries) history.add(entry);
+  return history.reminderFor(mode);
 }
 
 function reminderEntry(reminder: string, text: string): ModeReminder {

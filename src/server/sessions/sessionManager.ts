@@ -9,19 +9,19 @@ import {
 import type { InteractionPort } from "../interactions/port.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
-import { compactConversation, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
+import { compactWeighed, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
 import { ExecutionStates } from "../plan/executionState.ts";
 import { readPlanFileExcerpt } from "../plan/planFile.ts";
 import { planRevisionFor } from "../plan/planRevisions.ts";
-import { nextModeReminder } from "../plan/reminders.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
-import { danglingCalls, hasOpenTurn, toModelMessages } from "./conversation.ts";
+import { danglingCalls, hasOpenTurn } from "./conversation.ts";
 import { applyModeName, initialMode } from "./modes.ts";
+import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
 import { type ToolCallToRun, ToolExecutor, type ToolExecutorDeps } from "./toolExecutor.ts";
 
@@ -64,18 +64,21 @@ interface RunningTurn {
 
 /**
  * Owns the sessions' turns: one turn at a time per session, each a loop of model calls and
- * tool runs whose every step is an entry in the log. Everything it knows is read back from the
- * log, so a restart continues an unfinished turn where it stopped.
+ * tool runs whose every step is an entry in the log. Everything it knows is derived from the
+ * log (a projection folded entry by entry), so a restart continues an unfinished turn where it
+ * stopped.
  */
 export class SessionManager {
   private readonly running = new Map<string, RunningTurn>();
   private readonly executor: ToolExecutor;
   /** P4: made first, so the modes in memory follow an entry before anyone broadcasts it. */
   private readonly modes: ExecutionStates;
+  private readonly projections: SessionProjections;
   private closed = false;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.modes = new ExecutionStates(deps.log);
+    this.projections = new SessionProjections(deps.log);
     this.executor = new ToolExecutor({
       ...deps,
       contextFor: (sessionId) => ({
@@ -89,9 +92,12 @@ export class SessionManager {
   start(): void {
     for (const session of this.deps.log.listSessions()) {
       const entries = this.deps.log.entriesAfter(session.id, 0);
+      // Only sessions whose turn goes on are loaded now; the others on their next prompt.
+      const resumes = !isDrivenOverMcp(session.model) && hasOpenTurn(entries);
+      if (resumes) this.projections.load(session.id, entries);
       this.deps.interactions.restore(session.id, entries);
       // B8: an agent over MCP runs its own turns; its unfinished calls wait for it to call again.
-      if (!isDrivenOverMcp(session.model) && hasOpenTurn(entries)) {
+      if (resumes) {
         this.launch(session.id, danglingCalls(entries));
       }
     }
@@ -235,6 +241,7 @@ export class SessionManager {
   async close(): Promise<void> {
     this.closed = true;
     this.modes.dispose();
+    this.projections.dispose();
     this.deps.interactions.close();
     for (const turn of this.running.values()) turn.controller.abort("the server is shutting down");
   }
@@ -285,7 +292,8 @@ export class SessionManager {
           });
           calls.push({ callId: call.id, name: call.name, input: call.input ?? {} });
         }
-        if (calls.length === 0 && !this.userSpokeSince(sessionId, seenSeq)) break;
+        const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
+        if (calls.length === 0 && !userSpoke) break;
       }
       this.append(sessionId, { kind: "turn.ended", reason: "completed" });
     } catch (error) {
@@ -302,18 +310,22 @@ export class SessionManager {
     const tools = this.deps.tools.specs();
     this.remindMode(sessionId, mode);
     this.remindTodos(sessionId, tools, continuation);
-    const entries = this.deps.log.entriesAfter(sessionId, 0);
-    const seenSeq = entries[entries.length - 1]?.seq ?? 0;
+    const projection = this.projections.get(sessionId);
+    const seenSeq = projection.seq();
     const provider = this.deps.providerFor(session.model);
     const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({
       workspace: this.deps.workspace,
       mode,
       toolNames: tools.map((tool) => tool.name),
     });
-    const { messages } = await compactConversation(toModelMessages(entries), {
-      maxChars: this.deps.compactAboveChars ?? DEFAULT_COMPACT_ABOVE_CHARS,
-      planFile: () => readPlanFileExcerpt(this.deps.workspace, sessionId),
-    });
+    const { messages } = await compactWeighed(
+      projection.weighedConversation(),
+      {
+        maxChars: this.deps.compactAboveChars ?? DEFAULT_COMPACT_ABOVE_CHARS,
+        planFile: () => readPlanFileExcerpt(this.deps.workspace, sessionId),
+      },
+      projection.summaries,
+    );
     const onDelta = this.deps.onDelta;
     const response = await untilAborted(
       provider.complete({
@@ -330,7 +342,7 @@ export class SessionManager {
 
   /** P6: the plan-mode reminder (or the one-time exit note) due now, stored as a synthetic message. */
   private remindMode(sessionId: string, mode: ExecutionMode): void {
-    const reminder = nextModeReminder(this.deps.log.entriesAfter(sessionId, 0), mode);
+    const reminder = this.projections.get(sessionId).modeReminder(mode);
     if (reminder) this.append(sessionId, reminder);
   }
 
@@ -361,7 +373,7 @@ export class SessionManager {
   private remindTodos(sessionId: string, tools: { name: string }[], continuation: boolean): void {
     const text = this.deps.todoReminder?.({
       sessionId,
-      entries: this.deps.log.entriesAfter(sessionId, 0),
+      counts: this.projections.get(sessionId).assistantMessageCounts(),
       toolNames: tools.map((tool) => tool.name),
       continuation,
     });
@@ -421,17 +433,11 @@ export class SessionManager {
     return call !== undefined && this.deps.tools.get(call.name)?.requiresUserInteraction === true;
   }
 
-  private userSpokeSince(sessionId: string, seq: number): boolean {
-    return this.deps.log
-      .entriesAfter(sessionId, seq)
-      .some(({ entry }) => entry.kind === "user.message");
-  }
-
   private endAfterError(sessionId: string, signal: AbortSignal, error: unknown) {
     if (this.closed || error instanceof ManagerClosed) return;
     try {
       if (signal.aborted || error instanceof TurnAborted) {
-        const unfinished = danglingCalls(this.deps.log.entriesAfter(sessionId, 0));
+        const unfinished = this.projections.get(sessionId).danglingCalls();
         this.recordSkipped(sessionId, unfinished, "the turn was cancelled");
         this.append(sessionId, { kind: "turn.ended", reason: "cancelled" });
         return;

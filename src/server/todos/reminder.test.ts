@@ -45,7 +45,7 @@ const replies = (count: number): SessionEntry[] =>
 const offered = ["Read", "TodoWrite"];
 const due = (entries: SessionEntry[], options: { continuation?: boolean; tools?: string[] } = {}) =>
   todoReminderDue({
-    entries: stored(entries),
+    counts: assistantMessagesSince(stored(entries)),
     toolNames: options.tools ?? offered,
     continuation: options.continuation ?? false,
   });
@@ -133,7 +133,11 @@ describe("todo reminder (T5)", () => {
       read: (sessionId) =>
         sessionId === "s1" ? [{ content: "Ship", status: "pending", priority: "high" }] : [],
     });
-    const request = { sessionId: "s1", entries: stored(replies(10)), toolNames: offered };
+    const request = {
+      sessionId: "s1",
+      counts: assistantMessagesSince(stored(replies(10))),
+      toolNames: offered,
+    };
     expect(hook({ ...request, continuation: false })).toMatch(/1\. \[pending\] Ship$/);
     expect(hook({ ...request, continuation: true })).toBeUndefined();
   });

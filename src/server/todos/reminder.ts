@@ -8,9 +8,15 @@ export const TODO_REMINDER_INTERVAL = 10;
 /** Marks the stored notice so later counts can find the last reminder. */
 export const TODO_REMINDER_MARK = "[Todo reminder]";
 
+export interface AssistantMessageCounts {
+  sinceTodoWrite: number;
+  sinceReminder: number;
+}
+
 export interface TodoReminderRequest {
   readonly sessionId: string;
-  readonly entries: readonly StoredEntry[];
+  /** Assistant messages since the last TodoWrite call and since the last reminder. */
+  readonly counts: AssistantMessageCounts;
   readonly toolNames: readonly string[];
   /** The model is being asked to go on after running out of output tokens. */
   readonly continuation: boolean;
@@ -29,33 +35,43 @@ export function isTodoReminder(entry: SessionEntry): boolean {
 
 /**
  * Counts assistant messages (one per model reply, whether it wrote text, called tools or
- * both) since the last TodoWrite call and since the last reminder. User messages never count.
+ * both) since the last TodoWrite call and since the last reminder, entry by entry. User
+ * messages never count.
  */
-export function assistantMessagesSince(entries: readonly StoredEntry[]): {
-  sinceTodoWrite: number;
-  sinceReminder: number;
-} {
-  let sinceTodoWrite = 0;
-  let sinceReminder = 0;
-  let previous: SessionEntry["kind"] | undefined;
-  for (const { entry } of entries) {
+export class AssistantMessageCounter {
+  private readonly counts: AssistantMessageCounts = { sinceTodoWrite: 0, sinceReminder: 0 };
+  private previous: SessionEntry["kind"] | undefined;
+
+  add(entry: SessionEntry): void {
     const startsReply =
       entry.kind === "assistant.message" ||
-      (entry.kind === "tool.call" && previous !== "assistant.message" && previous !== "tool.call");
+      (entry.kind === "tool.call" &&
+        this.previous !== "assistant.message" &&
+        this.previous !== "tool.call");
     if (startsReply) {
-      sinceTodoWrite += 1;
-      sinceReminder += 1;
+      this.counts.sinceTodoWrite += 1;
+      this.counts.sinceReminder += 1;
     }
-    if (entry.kind === "tool.call" && entry.name === TODO_WRITE_TOOL) sinceTodoWrite = 0;
-    if (isTodoReminder(entry)) sinceReminder = 0;
-    previous = entry.kind;
+    if (entry.kind === "tool.call" && entry.name === TODO_WRITE_TOOL)
+      this.counts.sinceTodoWrite = 0;
+    if (isTodoReminder(entry)) this.counts.sinceReminder = 0;
+    this.previous = entry.kind;
   }
-  return { sinceTodoWrite, sinceReminder };
+
+  current(): AssistantMessageCounts {
+    return { ...this.counts };
+  }
+}
+
+export function assistantMessagesSince(entries: readonly StoredEntry[]): AssistantMessageCounts {
+  const counter = new AssistantMessageCounter();
+  for (const { entry } of entries) counter.add(entry);
+  return counter.current();
 }
 
 export function todoReminderDue(request: Omit<TodoReminderRequest, "sessionId">): boolean {
   if (request.continuation || !request.toolNames.includes(TODO_WRITE_TOOL)) return false;
-  const { sinceTodoWrite, sinceReminder } = assistantMessagesSince(request.entries);
+  const { sinceTodoWrite, sinceReminder } = request.counts;
   return sinceTodoWrite >= TODO_REMINDER_INTERVAL && sinceReminder >= TODO_REMINDER_INTERVAL;
 }
 

@@ -1,12 +1,12 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
-import { splitMarkdownBlocks } from "./splitBlocks.ts";
+import { splitMarkdown } from "./splitBlocks.ts";
 
 export { warmUpMarkdown } from "./warmUp.ts";
 
-const Block = memo(function Block({ text }: { text: string }) {
-  return renderMarkdown(text);
+const Block = memo(function Block({ text, definitions }: { text: string; definitions: string }) {
+  return renderMarkdown(text, definitions);
 });
 
 // The first screen renders with the card; the rest in steps of about STEP_MS of script each.
@@ -42,11 +42,12 @@ const stepChars = () =>
 
 /**
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
- * Large texts are split at headings and rendered a few blocks per task so no task runs long;
+ * Large texts are split at headings and block boundaries and rendered a few pieces per task so
+ * no task runs long;
  * each block is memoised on its own text so plan revisions reuse unchanged sections.
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const { blocks, definitions } = useMemo(() => splitMarkdown(text), [text]);
   const [shown, setShown] = useState(() => nextEnd(blocks, 0, FIRST_CHARS));
   useEffect(() => {
     if (shown >= blocks.length) return;
@@ -74,7 +75,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
       {blocks.slice(0, shown).map((block, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; text memo reuses work
         <div className="md-block" key={index}>
-          <Block text={block} />
+          <Block text={block} definitions={definitions} />
         </div>
       ))}
     </div>

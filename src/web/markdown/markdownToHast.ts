@@ -1,14 +1,18 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
-import MarkdownIt, { type Token } from "markdown-it";
+import MarkdownIt, { type Env, type Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
+import { gfmStrikethrough } from "./gfmStrikethrough.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
 // module turns its tokens into the hast tree that remark-gfm + remark-rehype would have built,
 // so react-markdown's renderer and our components see the same elements.
-const parser = new MarkdownIt({ html: false, linkify: true });
+// Raw HTML is recognised as CommonMark says, then shown as its source text, as react-markdown
+// (without rehype-raw) shows it; it never becomes markup.
+const parser = new MarkdownIt({ html: true, linkify: true });
 // Unsafe URLs are blanked by defaultUrlTransform, as react-markdown does; markdown-it's own check
 // would instead leave the whole `[text](url)` as literal text.
 parser.validateLink = () => true;
+gfmStrikethrough(parser);
 parser.linkify.set({ fuzzyLink: true });
 // linkify-it's full test is most of the parse time; text without these can hold no GFM link.
 const LINK_HINT = /:\/\/|www\.|@/i;
@@ -193,9 +197,29 @@ function cell(token: Token, children: Child[]): Element {
   return element(token.tag, align ? { align } : {}, children);
 }
 
-/** Converts markdown to the hast tree react-markdown renders (GFM, no raw HTML, safe URLs). */
-export function markdownToHast(markdown: string): Root {
-  const tokens = parser.parse(markdown, {});
+// The references of the last document's definitions, parsed once for all of its pieces.
+let definitionsParsed: { source: string; references: NonNullable<Env["references"]> } = {
+  source: "",
+  references: {},
+};
+
+function envWith(definitions: string): Env {
+  if (definitions === "") return {};
+  if (definitionsParsed.source !== definitions) {
+    const env: Env = {};
+    parser.parse(definitions, env);
+    definitionsParsed = { source: definitions, references: env.references ?? {} };
+  }
+  // A copy: markdown-it adds the piece's own definitions to it, after the document's first ones.
+  return { references: { ...definitionsParsed.references } };
+}
+
+/**
+ * Converts markdown to the hast tree react-markdown renders (GFM, no raw HTML, safe URLs).
+ * `definitions` are the whole document's link reference definitions when this is one piece.
+ */
+export function markdownToHast(markdown: string, definitions = ""): Root {
+  const tokens = parser.parse(markdown, envWith(definitions));
   const tight = new WeakSet<Element>();
   const stack: Frame[] = [{ token: null, children: [] }];
   // Items of an open list, kept raw until the list closes and its looseness is known.
@@ -214,6 +238,9 @@ export function markdownToHast(markdown: string): Root {
       else if (token.type === "fence" || token.type === "code_block") {
         frame.children.push(codeBlock(token));
       } else if (token.type === "hr") frame.children.push(element("hr"));
+      else if (token.type === "html_block") {
+        frame.children.push(text(token.content.replace(/\n$/, "")));
+      }
       continue;
     }
     stack.pop();

@@ -33,15 +33,21 @@ const CACHE_CHARS = 2_000_000;
 const cache = new Map<string, ReactNode>();
 let cachedChars = 0;
 
-/** Markdown as React elements, built the way react-markdown builds them from the same tree. */
-export function renderMarkdown(text: string): ReactNode {
-  const hit = cache.get(text);
+/**
+ * Markdown as React elements, built the way react-markdown builds them from the same tree.
+ * `definitions`: the whole document's link reference definitions, when `text` is one piece.
+ */
+export function renderMarkdown(text: string, definitions = ""): ReactNode {
+  // Definitions matter only to a piece that can hold a reference link.
+  const used = definitions !== "" && text.includes("[") ? definitions : "";
+  const key = used === "" ? text : `${used}\u0000${text}`;
+  const hit = cache.get(key);
   if (hit !== undefined) {
-    cache.delete(text);
-    cache.set(text, hit);
+    cache.delete(key);
+    cache.set(key, hit);
     return hit;
   }
-  const rendered = toJsxRuntime(markdownToHast(text), {
+  const rendered = toJsxRuntime(markdownToHast(text, used), {
     Fragment,
     jsx,
     jsxs,
@@ -50,8 +56,8 @@ export function renderMarkdown(text: string): ReactNode {
     passKeys: true,
     passNode: true,
   });
-  cache.set(text, rendered);
-  cachedChars += text.length;
+  cache.set(key, rendered);
+  cachedChars += key.length;
   for (const [key] of cache) {
     if (cachedChars <= CACHE_CHARS) break;
     cache.delete(key);

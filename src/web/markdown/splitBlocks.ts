@@ -1,27 +1,121 @@
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// Container prefixes (block quote markers, list markers) in front of a line's own content.
+const CONTAINER = /^ {0,3}(?:>|[-*+](?=\s|$)|\d{1,9}[.)](?=\s|$))\s?/;
+const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^\s*(`{3,}|~{3,})\s*$/;
+const TOP_FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+const TOP_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+const DEFINITION = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
+const TITLE_LINE = /^\s+["'(]|^\s*$/;
+// "Foo\n-" is a setext heading, not a list: never cut in front of an underline.
+const UNDERLINE = /^ {0,3}(?:-+|=+)\s*$/;
+
+/** A section longer than this is cut at the next block boundary, not only at headings. */
+export const SOFT_BLOCK_CHARS = 3000;
+
+export interface SplitMarkdown {
+  blocks: string[];
+  /** Every link reference definition of the text, so a block can use one defined in another. */
+  definitions: string;
+}
+
+interface Fence {
+  marker: string;
+  /** The opening line; a long code block is closed and reopened with it. */
+  line: string;
+  /** Opened at the top level (not in a list item or quote), where it may be cut. */
+  top: boolean;
+}
+
+/** A line's content after its block quote and list markers; the fence can open after them. */
+function content(line: string): { text: string; top: boolean } {
+  let text = line;
+  let top = true;
+  for (let match = CONTAINER.exec(text); match; match = CONTAINER.exec(text)) {
+    text = text.slice(match[0].length);
+    top = false;
+  }
+  return { text, top };
+}
 
 /**
- * Splits markdown at ATX headings outside fenced code, so each piece parses on its own.
- * Headings are safe cut points: they always end the previous list, table or paragraph.
+ * Splits markdown into pieces that parse on their own, so a long text renders a few pieces per
+ * task. Cuts at ATX headings outside fenced code; a section longer than SOFT_BLOCK_CHARS is cut
+ * further at block boundaries: before a top-level list item (an ordered item keeps its number,
+ * so the list goes on counting), between table rows (the piece repeats the header row), inside
+ * a top-level code block (closed and reopened with the same fence), and before a paragraph
+ * that follows a blank line. Link reference definitions are collected for every piece.
  */
-export function splitMarkdownBlocks(text: string): string[] {
+export function splitMarkdown(text: string): SplitMarkdown {
   const blocks: string[] = [];
+  const definitions: string[] = [];
   let current: string[] = [];
-  let fence: string | null = null;
-  for (const line of text.split("\n")) {
-    const fenceMatch = FENCE.exec(line);
-    if (fence === null && HEADING.test(line) && current.some((l) => l.trim() !== "")) {
+  let currentChars = 0;
+  let fence: Fence | null = null;
+  let tableHeader: string[] | null = null;
+  let previous = "";
+  let afterDefinition = false;
+
+  const cut = (carry: string[] = []) => {
+    if (current.some((line) => line.trim() !== "")) {
       blocks.push(current.join("\n"));
-      current = [];
+      current = [...carry];
+      currentChars = carry.reduce((sum, line) => sum + line.length + 1, 0);
+    }
+  };
+
+  for (const line of text.split("\n")) {
+    const long = currentChars >= SOFT_BLOCK_CHARS;
+    const blank = line.trim() === "";
+    if (fence) {
+      const inner = content(line).text;
+      const close = FENCE_CLOSE.exec(fence.top ? line : inner);
+      if (close?.[1] && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length) {
+        fence = null;
+      } else if (fence.top && long) {
+        current.push(fence.marker);
+        cut([fence.line]);
+      }
+    } else {
+      const { text: inner, top } = content(line);
+      const opened = FENCE_OPEN.exec(inner);
+      const topFence = top && TOP_FENCE.test(line);
+      if (HEADING.test(line)) {
+        cut();
+        tableHeader = null;
+      } else if (long && tableHeader && !blank && line.includes("|")) {
+        cut(tableHeader);
+      } else if (long && !tableHeader && TOP_ITEM.test(line) && !UNDERLINE.test(line)) {
+        cut();
+      } else if (long && previous.trim() === "" && !blank && /^\S/.test(line)) {
+        cut();
+      }
+      if (blank) tableHeader = null;
+      else if (top && TABLE_DELIMITER.test(line) && previous.includes("|") && !tableHeader) {
+        tableHeader = [previous, line];
+      }
+      // A definition cannot interrupt a paragraph.
+      const definitionStart: boolean =
+        top &&
+        DEFINITION.test(line) &&
+        (previous.trim() === "" || afterDefinition || HEADING.test(previous));
+      if (definitionStart) definitions.push(line);
+      else if (afterDefinition && !blank && TITLE_LINE.test(line)) definitions.push(line);
+      afterDefinition = definitionStart;
+      if (opened?.[1] && !(opened[1][0] === "`" && opened[2]?.includes("`"))) {
+        fence = { marker: opened[1], line, top: topFence };
+      }
     }
     current.push(line);
-    if (fenceMatch?.[1]) {
-      const marker = fenceMatch[1];
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
-    }
+    currentChars += line.length + 1;
+    previous = line;
   }
   if (current.length > 0) blocks.push(current.join("\n"));
-  return blocks;
+  return { blocks, definitions: definitions.join("\n") };
+}
+
+/** The pieces alone (see `splitMarkdown`). */
+export function splitMarkdownBlocks(text: string): string[] {
+  return splitMarkdown(text).blocks;
 }

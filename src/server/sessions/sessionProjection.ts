@@ -1,0 +1,114 @@
+import type { ExecutionMode, StoredEntry } from "../../protocol/index.ts";
+import { CompactionSummaries, type WeighedConversation } from "../plan/compaction.ts";
+import { type ModeReminder, PlanHistory } from "../plan/reminders.ts";
+import type { SessionLog } from "../store/sessionLog.ts";
+import { AssistantMessageCounter, type AssistantMessageCounts } from "../todos/reminder.ts";
+import { ConversationFold, type DanglingCall, DanglingCalls } from "./conversation.ts";
+
+/**
+ * What the turn loop needs to know about one session, folded from its log one entry at a
+ * time: the model's conversation with each message's size, the calls still without a
+ * result, whether a turn is open, and the counters the plan (P6) and todo (T5) reminders
+ * read. Built once from the log when the session is loaded and then kept up to date, so a
+ * turn's cost does not grow with the session's length.
+ */
+export class SessionProjection {
+  private lastSeq = 0;
+  private lastUserMessageSeq = 0;
+  private turnOpen = false;
+  private readonly conversation = new ConversationFold();
+  private readonly dangling = new DanglingCalls();
+  private readonly planHistory = new PlanHistory();
+  private readonly assistantMessages = new AssistantMessageCounter();
+  /** Kept with the conversation so the compaction summary grows with it, not from scratch. */
+  readonly summaries = new CompactionSummaries();
+
+  static fromEntries(entries: readonly StoredEntry[]): SessionProjection {
+    const projection = new SessionProjection();
+    for (const stored of entries) projection.add(stored);
+    return projection;
+  }
+
+  /** Entries arrive in seq order; one already folded (seen while loading) is ignored. */
+  add({ seq, entry }: StoredEntry): void {
+    if (seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    if (entry.kind === "user.message") this.lastUserMessageSeq = seq;
+    if (entry.kind === "turn.started") this.turnOpen = true;
+    if (entry.kind === "turn.ended") this.turnOpen = false;
+    this.conversation.add(entry);
+    this.dangling.add(entry);
+    this.planHistory.add(entry);
+    this.assistantMessages.add(entry);
+  }
+
+  /** The seq of the last entry folded in. */
+  seq(): number {
+    return this.lastSeq;
+  }
+
+  userSpokeSince(seq: number): boolean {
+    return this.lastUserMessageSeq > seq;
+  }
+
+  hasOpenTurn(): boolean {
+    return this.turnOpen;
+  }
+
+  danglingCalls(): DanglingCall[] {
+    return this.dangling.list();
+  }
+
+  /** P6: the plan reminder the next model request needs in `mode`, if any. */
+  modeReminder(mode: ExecutionMode): ModeReminder | undefined {
+    return this.planHistory.reminderFor(mode);
+  }
+
+  /** T5: assistant messages since the last TodoWrite and since the last todo reminder. */
+  assistantMessageCounts(): AssistantMessageCounts {
+    return this.assistantMessages.current();
+  }
+
+  /** The model-facing conversation as it stands, with the sizes compaction weighs. */
+  weighedConversation(): WeighedConversation {
+    return {
+      messages: this.conversation.messages(),
+      ...this.conversation.weights(),
+      settled: this.conversation.settledCount(),
+    };
+  }
+}
+
+/**
+ * The projections of the sessions loaded so far, kept current by listening to the log: every
+ * entry, whoever appends it (turn loop, interaction registry, MCP bridge), is folded in once
+ * it is committed.
+ */
+export class SessionProjections {
+  private readonly bySession = new Map<string, SessionProjection>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly log: SessionLog) {
+    this.unsubscribe = log.subscribe((sessionId, stored) => {
+      this.bySession.get(sessionId)?.add(stored);
+    });
+  }
+
+  /** The session's projection, built from its log on first use. */
+  get(sessionId: string): SessionProjection {
+    return (
+      this.bySession.get(sessionId) ?? this.load(sessionId, this.log.entriesAfter(sessionId, 0))
+    );
+  }
+
+  /** Builds the projection from entries the caller has just read from the log. */
+  load(sessionId: string, entries: readonly StoredEntry[]): SessionProjection {
+    const projection = SessionProjection.fromEntries(entries);
+    this.bySession.set(sessionId, projection);
+    return projection;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}
