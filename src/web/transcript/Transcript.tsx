@@ -12,6 +12,7 @@ import {
   TurnEndedLine,
   UserMessage,
 } from "./EntryViews.tsx";
+import { PlanDecidedCard } from "./PlanDecidedCard.tsx";
 import { ResolvedLine } from "./ResolvedLine.tsx";
 import { ToolCallItem } from "./ToolCallItem.tsx";
 import { type TranscriptItem, transcriptItems } from "./transcriptItems.ts";
@@ -73,6 +74,8 @@ function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) 
           outcome={item.entry.outcome}
         />
       );
+    case "planDecided":
+      return <PlanDecidedCard decided={item.decided} saved={item.saved} />;
     case "planApproved":
       return <PlanApprovedCard entry={item.entry} />;
     case "modeChanged":
