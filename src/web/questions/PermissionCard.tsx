@@ -1,10 +1,11 @@
-import { useId, useMemo } from "react";
+import { useId, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/index.ts";
 import { PlanChanges } from "./PlanChanges.tsx";
 import { type PermissionEffect, permissionEffectOf } from "./permissionEffect.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
 import type { ReceiptView } from "./types.ts";
+import { useClaimFocus } from "./useClaimFocus.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
 import "./questions.css";
 
@@ -22,6 +23,9 @@ export function PermissionCard({ request, receipt, onDecide }: PermissionCardPro
   const { t } = useTranslation("question");
   const { latched, rejection, fire } = useOneShotLatch(receipt);
   const titleId = useId();
+  const cardRef = useRef<HTMLElement>(null);
+  // W11: the card, not a button, takes focus: Enter on a focused Allow would be an accident.
+  useClaimFocus(cardRef);
   const effect = useMemo(() => permissionEffectOf(request.input), [request.input]);
   const effectLabel = (shown: PermissionEffect) =>
     shown.kind === "write"
@@ -32,7 +36,7 @@ export function PermissionCard({ request, receipt, onDecide }: PermissionCardPro
   const decide = (decision: PermissionDecision) => fire(() => onDecide(decision));
 
   return (
-    <section className="qcard qpermission" aria-labelledby={titleId}>
+    <section ref={cardRef} className="qcard qpermission" aria-labelledby={titleId} tabIndex={-1}>
       <div id={titleId} className="qcard-strip qcard-strip--tool">
         {t("permission.title", { tool: request.toolName })}
       </div>
