@@ -187,13 +187,7 @@ export function PlanReviewPanel({
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
       <div className="qcard-actions">
-        <button
-          type="button"
-          className="qbtn"
-          title={builtIn ? t("planReview.chatHint") : undefined}
-          disabled={latched}
-          onClick={onChat}
-        >
+        <button type="button" className="qbtn" disabled={latched} onClick={onChat}>
           {t("planReview.chat")}
         </button>
         {refuse !== undefined && (

@@ -10,7 +10,11 @@ const OUTCOME_KEYS = {
   closed: "planDecided.closed",
 } as const;
 
-/** W9: a reviewed plan stays readable after any outcome, titled with its revision and outcome. */
+/**
+ * W9: a reviewed plan stays readable after any outcome, titled with its revision and outcome.
+ * Folded by default: the title says what happened, and the plan's own headings do not break
+ * the transcript's outline until the reader opens it.
+ */
 export const PlanDecidedCard = memo(function PlanDecidedCard({
   decided,
   saved,
@@ -30,7 +34,6 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
       className={`entry entry-plan entry-plan--${decision.kind}`}
       data-testid="entry-plan-decided"
       data-outcome={decision.kind}
-      open
     >
       <summary className="entry-plan-head">
         <span className="entry-plan-title">{title}</span>
