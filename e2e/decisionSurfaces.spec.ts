@@ -143,16 +143,19 @@ test("[I7][P9][W9] Refuse with feedback: the caret goes to the box, the model he
   await expect(decided.locator("summary")).toHaveText(
     `Revision 1 · refused — feedback: ${FEEDBACK}`,
   );
-  await expect(decided.getByRole("heading", { name: "Plan: a long migration" })).toBeVisible();
   await expect(page.getByTestId("next-step")).toHaveText(
     questions.copy["nextStep.refusedWithFeedback"],
   );
   await expect(page.getByText(questions.copy["planReview.strip"], { exact: true })).toHaveCount(0);
   await shell.expectMode("plan");
 
-  // Collapsible: the summary folds the plan away and back.
+  // Collapsible: the summary unfolds the rendered plan and folds it away again.
+  const heading = decided.getByRole("heading", { name: "Plan: a long migration" });
+  await expect(heading).toBeHidden();
   await decided.locator("summary").click();
-  await expect(decided.getByRole("heading", { name: "Plan: a long migration" })).toBeHidden();
+  await expect(heading).toBeVisible();
+  await decided.locator("summary").click();
+  await expect(heading).toBeHidden();
 });
 
 test("[I7][W9][W11] Chat about it keeps the plan as a card, says what happens next and focuses the message box", async ({

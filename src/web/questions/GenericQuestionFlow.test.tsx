@@ -333,3 +333,17 @@ describe("GenericQuestionFlow", () => {
     expect(screen.getByRole("radio", { name: "其他 — 填写你自己的答案" })).toBeInTheDocument();
   });
 });
+
+describe("GenericQuestionFlow review page keys", () => {
+  it("[W10] digit keys on the review page change no hidden answer", async () => {
+    const { props, user } = setup([databaseItem, namingItem]);
+    await user.keyboard("2{Enter}1{Enter}");
+    expect(screen.getByRole("region", { name: "Review your answers" })).toBeInTheDocument();
+    await user.keyboard("2");
+    await user.keyboard("{Enter}");
+    expect(props.onSubmit).toHaveBeenCalledWith({
+      [databaseItem.question]: { labels: ["SQLite"] },
+      [namingItem.question]: { labels: ["billing"] },
+    });
+  });
+});

@@ -180,7 +180,8 @@ export function GenericQuestionFlow({
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
-    if (latched || item === undefined) return;
+    // On the review page digits and Enter belong to its buttons, not to a hidden question.
+    if (latched || reviewing || item === undefined) return;
     if (event.nativeEvent.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (event.key === "Enter") {
@@ -214,7 +215,7 @@ export function GenericQuestionFlow({
       onKeyDown={onKeyDown}
     >
       <header className="qflow-head">
-        <span className="qflow-chip">{item.header}</span>
+        {!reviewing && <span className="qflow-chip">{item.header}</span>}
         {aside}
         <span className="qflow-head-spacer" />
         {total > 1 && (

@@ -79,6 +79,14 @@ describe("decision surfaces in the composer area", () => {
     expect(screen.getByRole("textbox", { name: "Message to the agent" })).toHaveFocus();
   });
 
+  it("[W11] Stop hands focus to the message box instead of dropping it on the page body", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderArea([{ kind: "turn.started" }]);
+    await user.click(screen.getByRole("button", { name: "Stop" }));
+    expect(sent).toContainEqual({ type: "turn.cancel", sessionId: "s1" });
+    expect(input).toHaveFocus();
+  });
+
   it("[W12] says a question was answered elsewhere before showing the next one in the queue", async () => {
     const user = userEvent.setup();
     const { receive } = renderArea([
