@@ -112,6 +112,14 @@ describe("transcriptItems", () => {
     expect(items.map((item) => item.kind)).toEqual(["resolved"]);
   });
 
+  it("[W9] a review asked on an earlier, unloaded page still becomes a decided card", () => {
+    const items = transcriptItems(
+      log({ kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } }),
+      { r1: reviewRequest("r1") },
+    );
+    expect(items.map((item) => item.kind)).toEqual(["planDecided"]);
+  });
+
   it("[P2] consecutive mode switches fold into one line that shows the last mode", () => {
     const items = transcriptItems(
       log(

@@ -26,10 +26,14 @@ export type TranscriptItem =
  * A decided plan review becomes one card that carries the plan (W9), and a run of mode
  * switches with nothing between them reads as the last one.
  */
-export function transcriptItems(entries: readonly StoredEntry[]): TranscriptItem[] {
+export function transcriptItems(
+  entries: readonly StoredEntry[],
+  /** Requests known from outside these entries, e.g. a page of history not loaded yet. */
+  knownRequests: Readonly<Record<string, InteractionRequest>> = {},
+): TranscriptItem[] {
   const results = new Map<string, EntryOf<"tool.result">>();
   const calls = new Set<string>();
-  const requests = new Map<string, InteractionRequest>();
+  const requests = new Map<string, InteractionRequest>(Object.entries(knownRequests));
   for (const { entry } of entries) {
     if (entry.kind === "tool.result") results.set(entry.callId, entry);
     if (entry.kind === "tool.call") calls.add(entry.callId);
