@@ -63,7 +63,7 @@ test.describe("questions", () => {
     await expectNoViolations(page);
   });
 
-  test("[W5][Q6] the generic flow is answered with Tab, digits and Enter alone", async ({
+  test("[W5][Q6][W10] the generic flow is answered with Tab, digits and Enter alone", async ({
     page,
     server,
   }) => {
@@ -90,6 +90,10 @@ test.describe("questions", () => {
     await expect(questions.pager(3, 3)).toBeVisible();
     await page.keyboard.press("2");
     await expect(questions.option("payments")).toBeChecked();
+    await page.keyboard.press("Enter");
+
+    // W10: the batch ends on its review page, with Submit focused; Enter sends it.
+    await expect(questions.submit).toBeFocused();
     await page.keyboard.press("Enter");
 
     await expect(questions.flow).toBeHidden();

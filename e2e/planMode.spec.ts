@@ -68,7 +68,10 @@ test.describe("plan mode with a plan-review scenario", () => {
     await questions.planButton(card, "approve").click();
     await expect(card).toHaveCount(0);
     await shell.expectMode("build");
-    await expect(page.getByTestId("entry-plan-approved")).toBeVisible();
+    await expect(page.getByTestId("entry-plan-decided")).toHaveAttribute(
+      "data-outcome",
+      "approved",
+    );
     await expect(
       shell.assistantMessages.last().getByRole("heading", { name: "Approved" }),
     ).toBeVisible();
@@ -96,7 +99,9 @@ test.describe("plan mode with a plan-review scenario", () => {
     await questions.planButton(card, "refuse").click();
     await expect(card).toHaveCount(0);
     await expect(page.getByTestId("composer-stop")).toHaveCount(0);
-    await expect(shell.page.getByTestId("entry-resolved").last()).toHaveText("Answered: Refuse");
+    await expect(shell.page.getByTestId("entry-plan-decided").last().locator("summary")).toHaveText(
+      "Revision 1 · refused",
+    );
     await expect(shell.assistantMessages.filter({ hasText: "Approved" })).toHaveCount(0);
     await shell.expectMode("plan");
     expect(existsSync(plansDir(server.workspace))).toBe(false);
@@ -148,7 +153,9 @@ test.describe("plan mode with a plan-review scenario", () => {
     await expect(shell.composer).toBeFocused();
     await expect(page.getByTestId("composer-stop")).toHaveCount(0);
     await shell.expectMode("plan");
-    await expect(page.getByTestId("entry-resolved").last()).toHaveText("Questions dismissed");
+    await expect(page.getByTestId("entry-plan-decided").last().locator("summary")).toHaveText(
+      "Revision 1 · set aside to chat",
+    );
   });
 
   test("[P2] Shift+Tab in the message box cycles plan → build → edit → yolo → plan", async ({

@@ -43,7 +43,7 @@ test.describe("generic flow", () => {
     await expect(questions.other).toBeChecked();
     await questions.next.click();
 
-    // Question 3: markdown detail, then skipped, which submits the batch.
+    // Question 3: markdown detail, then skipped, which leads to the review page (W10).
     await expect(questions.pager(3, 3)).toBeVisible();
     const naming = questions.question(NAMING);
     await expect(naming.getByText("invoices", { exact: true })).toBeVisible();
@@ -51,6 +51,7 @@ test.describe("generic flow", () => {
       naming.getByRole("listitem").filter({ hasText: "matches the team" }),
     ).toBeVisible();
     await questions.skip.click();
+    await questions.flow.getByRole("button", { name: "Submit with 1 skipped" }).click();
 
     await expect(questions.flow).toBeHidden();
     const echo = await modelEcho(page);
@@ -166,7 +167,10 @@ test.describe("plan review", () => {
     const echo = await modelEcho(page);
     expect(echo).toMatch(/^The user approved your plan\./);
     expect(echo).toContain("## Approved Plan:\n## Add invoice export");
-    await expect(page.getByTestId("entry-resolved")).toHaveText("Answered: Approve");
+    await expect(page.getByTestId("entry-plan-decided")).toHaveAttribute(
+      "data-outcome",
+      "approved",
+    );
   });
 
   test("[I5] Refuse answers with the asker's Refuse label and the turn ends with the refusal", async ({
@@ -177,7 +181,9 @@ test.describe("plan review", () => {
     await questions.planButton(card, "refuse").click();
 
     await expect(card).toBeHidden();
-    await expect(page.getByTestId("entry-resolved")).toHaveText("Answered: Refuse");
+    await expect(page.getByTestId("entry-plan-decided").locator("summary")).toHaveText(
+      "Revision 1 · refused",
+    );
     await expect(exitPlanModeEntry(page)).toContainText(
       "The user refused the plan without comment.",
     );
@@ -193,7 +199,9 @@ test.describe("plan review", () => {
 
     await expect(card).toBeHidden();
     await expect(shell.composer).toBeFocused();
-    await expect(page.getByTestId("entry-resolved")).toHaveText("Questions dismissed");
+    await expect(page.getByTestId("entry-plan-decided").locator("summary")).toHaveText(
+      "Revision 1 · set aside to chat",
+    );
     await expect(exitPlanModeEntry(page)).toContainText(
       "set the plan review aside because they want to discuss it",
     );
@@ -335,7 +343,7 @@ for (const locale of ["en", "zh-CN"] as const) {
       const shell = new ShellPage(page);
       const questions = new QuestionsPage(page, locale);
       await shell.startSession(server.url, "Please review my plan");
-      const card = questions.planCard(REVIEW);
+      const card = questions.planCard(questions.copy["planReview.cardName"]);
       await expect(questions.planButton(card, "approve")).toBeVisible();
       await expect(card).toHaveScreenshot(`plan-review-card-waiting-${locale}.png`);
     });

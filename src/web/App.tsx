@@ -4,6 +4,7 @@ import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
 import { ConnectionBanner, ConnectionStatus } from "./layout/ConnectionStatus.tsx";
+import { requestComposerFocus } from "./layout/composerFocus.ts";
 import { ErrorBanner } from "./layout/ErrorBanner.tsx";
 import { Header } from "./layout/Header.tsx";
 import { SessionList } from "./sessions/SessionList.tsx";
@@ -61,7 +62,10 @@ export function App() {
             className="btn btn--primary"
             data-testid="new-session"
             disabled={!online}
-            onClick={() => client.createSession()}
+            onClick={() => {
+              requestComposerFocus();
+              client.createSession();
+            }}
           >
             {t("sessions.new")}
           </button>

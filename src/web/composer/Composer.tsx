@@ -118,7 +118,11 @@ export function Composer({
             className="btn btn--danger"
             data-testid="composer-stop"
             disabled={!online}
-            onClick={() => client.cancelTurn(sessionId)}
+            onClick={() => {
+              client.cancelTurn(sessionId);
+              // W11: Stop disappears with the turn; the box is where the user goes on.
+              inputRef.current?.focus();
+            }}
           >
             {t("composer.stop")}
           </button>

@@ -1,14 +1,15 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useClient } from "../client/ClientContext.tsx";
+import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
+import { NextStepHint } from "../questions/NextStepHint.tsx";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import type { PendingInteraction } from "../questions/types.ts";
-import { appStore, useAppStore } from "../store/store.ts";
+import { useShownCard } from "../questions/useShownCard.ts";
+import { useAppStore } from "../store/store.ts";
 import { Composer } from "./Composer.tsx";
-import { settledElsewhere } from "./settledElsewhere.ts";
 import "./composer.css";
 
 const EMPTY: PendingInteraction[] = [];
-const ELSEWHERE_NOTICE_MS = 6_000;
 
 /**
  * The bottom of the session: the head of the pending queue (Q7) above the message box.
@@ -22,32 +23,18 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
   const head = pending[0];
   const headId = head?.request.interactionId;
   const receipt = useAppStore((s) => (headId ? s.receipts[headId] : undefined));
+  const { card, elsewhere, markActed, showNext } = useShownCard(sessionId, head);
 
-  const actedHere = useRef(new Set<string>());
-  const shown = useRef<PendingInteraction | null>(null);
-  const [elsewhere, setElsewhere] = useState<PendingInteraction | null>(null);
-
+  // W11: New session hands the keyboard straight to the message box.
   useEffect(() => {
-    const previous = shown.current;
-    shown.current = head ?? null;
-    if (head) {
-      setElsewhere(null);
-      return;
-    }
-    if (!previous) return;
-    const id = previous.request.interactionId;
-    const resolved = appStore.getState().views[sessionId]?.resolved[id];
-    if (settledElsewhere(resolved, actedHere.current.has(id))) setElsewhere(previous);
-  }, [head, sessionId]);
+    if (takeComposerFocusRequest()) inputRef.current?.focus();
+  }, []);
 
-  useEffect(() => {
-    if (!elsewhere) return;
-    const timer = setTimeout(() => setElsewhere(null), ELSEWHERE_NOTICE_MS);
-    return () => clearTimeout(timer);
-  }, [elsewhere]);
-
-  const card = head ?? elsewhere;
-  const act = (id: string) => actedHere.current.add(id);
+  // W11: a decision moves focus on to the message box, which yields it to any next card.
+  const act = (id: string) => {
+    markActed(id);
+    inputRef.current?.focus();
+  };
 
   return (
     <div className="composer-area">
@@ -56,10 +43,11 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
           <QuestionComposer
             key={card.request.interactionId}
             pending={card}
-            waitingBehind={head ? pending.length - 1 : 0}
+            waitingBehind={elsewhere ? 0 : pending.length - 1}
             clockOffsetMs={clockOffsetMs}
-            receipt={head ? receipt : undefined}
-            resolvedElsewhere={!head}
+            receipt={elsewhere ? undefined : receipt}
+            resolvedElsewhere={elsewhere}
+            onShowNext={elsewhere && head ? showNext : undefined}
             onAnswer={(answers) => {
               act(card.request.interactionId);
               client.answer(card.request.interactionId, answers);
@@ -77,7 +65,9 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
             focusComposer={() => inputRef.current?.focus()}
           />
         </div>
-      ) : null}
+      ) : (
+        <NextStepHint sessionId={sessionId} />
+      )}
       <Composer sessionId={sessionId} inputRef={inputRef} />
     </div>
   );

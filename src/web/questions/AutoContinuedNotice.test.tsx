@@ -31,7 +31,8 @@ describe("AutoContinuedNotice", () => {
     expect(screen.queryByRole("timer")).not.toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "SQLite" }));
     await user.click(screen.getByRole("button", { name: "Next" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
+    await user.click(screen.getByRole("button", { name: "Submit with 1 skipped" }));
     expect(props.onAnswerNow).toHaveBeenCalledWith({
       [databaseItem.question]: { labels: ["SQLite"] },
     });
@@ -45,10 +46,11 @@ describe("AutoContinuedNotice", () => {
     await user.click(screen.getByRole("button", { name: "Answer now" }));
     await user.click(screen.getByRole("radio", { name: "MySQL" }));
     await user.click(screen.getByRole("button", { name: "Next" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
+    await user.click(screen.getByRole("button", { name: "Submit with 1 skipped" }));
     rerender({ receipt: { ok: false, code: "INVALID_ANSWER" } });
     expect(screen.getByRole("alert")).toHaveTextContent("did not accept");
-    expect(screen.getByRole("button", { name: "Submit" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Submit with 1 skipped" })).toBeEnabled();
   });
 
   it("[X2] closes without sending when nothing was answered", async () => {

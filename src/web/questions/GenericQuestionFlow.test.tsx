@@ -72,13 +72,16 @@ describe("GenericQuestionFlow", () => {
     ).toHaveAccessibleDescription("Robust, already in the stack");
   });
 
-  it("[Q6] picks options with digit keys and moves on with Enter", async () => {
+  it("[Q6][W10] picks options with digit keys, moves on with Enter and submits from the review page", async () => {
     const { props, user } = setup([databaseItem, namingItem]);
     await user.keyboard("2");
     expect(screen.getByRole("radio", { name: "SQLite" })).toBeChecked();
     await user.keyboard("{Enter}");
     expect(screen.getByText("2 / 2")).toBeInTheDocument();
     await user.keyboard("1{Enter}");
+    expect(props.onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Submit" })).toHaveFocus();
+    await user.keyboard("{Enter}");
     expect(props.onSubmit).toHaveBeenCalledWith({
       [databaseItem.question]: { labels: ["SQLite"] },
       [namingItem.question]: { labels: ["billing"] },
@@ -124,13 +127,15 @@ describe("GenericQuestionFlow", () => {
     });
   });
 
-  it("[Q6] leaves a skipped question out of the answers", async () => {
+  it("[Q6][W10] leaves a skipped question out of the answers, after saying so on the review page", async () => {
     const { props, user } = setup([databaseItem, namingItem]);
     await user.click(screen.getByRole("radio", { name: "MySQL" }));
     await user.click(screen.getByRole("button", { name: "Skip this question" }));
     expect(screen.getByText("2 / 2")).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "payments" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
+    expect(props.onSubmit).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Submit with 1 skipped" }));
     expect(props.onSubmit).toHaveBeenCalledWith({
       [namingItem.question]: { labels: ["payments"] },
     });
@@ -262,6 +267,7 @@ describe("GenericQuestionFlow", () => {
       draft: { page: 1, picks: { [databaseItem.question]: ["MySQL"] }, other: {} },
     });
     await user.click(screen.getByRole("radio", { name: "billing" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(props.onSubmit).toHaveBeenCalledWith({
       [databaseItem.question]: { labels: ["MySQL"] },
@@ -269,10 +275,75 @@ describe("GenericQuestionFlow", () => {
     });
   });
 
+  it("[W10] a batch ends on a review page that lists each answer and marks the gaps", async () => {
+    const { props, user } = setup(three);
+    await user.click(screen.getByRole("radio", { name: "SQLite" }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Skip this question" }));
+    await user.click(screen.getByRole("radio", { name: "billing" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
+    const review = screen.getByRole("region", { name: "Review your answers" });
+    const items = within(review).getAllByRole("listitem");
+    expect(items.map((item) => item.getAttribute("data-answered"))).toEqual([
+      "true",
+      "false",
+      "true",
+    ]);
+    expect(items[0]).toHaveTextContent("SQLite");
+    expect(items[1]).toHaveTextContent("Not answered");
+    expect(within(review).getByRole("status")).toHaveTextContent("1 question has no answer");
+    expect(screen.queryByRole("button", { name: "Submit" })).not.toBeInTheDocument();
+
+    // Changing an answer goes back to its page; the review comes back without the gap.
+    await user.click(
+      screen.getByRole("button", { name: `Change the answer to: ${featuresItem.question}` }),
+    );
+    expect(screen.getByText("2 / 3")).toBeInTheDocument();
+    await user.click(screen.getByRole("checkbox", { name: "Export" }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Review answers" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(props.onSubmit).toHaveBeenCalledWith({
+      [databaseItem.question]: { labels: ["SQLite"] },
+      [featuresItem.question]: { labels: ["Export"] },
+      [namingItem.question]: { labels: ["billing"] },
+    });
+  });
+
+  it("[W10] a single question still submits at once, with no review page", async () => {
+    const { props, user } = setup([databaseItem]);
+    await user.click(screen.getByRole("radio", { name: "SQLite" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(props.onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it("[W6] only the question body scrolls; the footer is a fixed part of the card", () => {
+    setup(three);
+    const body = screen.getByRole("group", { name: databaseItem.question });
+    expect(body).toHaveClass("qcard-scroll");
+    expect(
+      screen.getByRole("button", { name: "Skip this question" }).closest(".qcard-scroll"),
+    ).toBeNull();
+  });
+
   it("[Q6] renders its copy in zh-CN", () => {
     setup(three, {}, "zh-CN");
     expect(screen.getByRole("button", { name: "跳过此题" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "关闭全部问题" })).toBeInTheDocument();
     expect(screen.getByRole("radio", { name: "其他 — 填写你自己的答案" })).toBeInTheDocument();
+  });
+});
+
+describe("GenericQuestionFlow review page keys", () => {
+  it("[W10] digit keys on the review page change no hidden answer", async () => {
+    const { props, user } = setup([databaseItem, namingItem]);
+    await user.keyboard("2{Enter}1{Enter}");
+    expect(screen.getByRole("region", { name: "Review your answers" })).toBeInTheDocument();
+    await user.keyboard("2");
+    await user.keyboard("{Enter}");
+    expect(props.onSubmit).toHaveBeenCalledWith({
+      [databaseItem.question]: { labels: ["SQLite"] },
+      [namingItem.question]: { labels: ["billing"] },
+    });
   });
 });

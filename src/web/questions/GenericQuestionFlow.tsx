@@ -22,6 +22,7 @@ import {
   typeOther,
 } from "./flowState.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
+import { ReviewPage, ReviewSubmit } from "./ReviewPage.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useClaimFocus } from "./useClaimFocus.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
@@ -51,7 +52,8 @@ function isTextEntry(target: EventTarget): boolean {
 
 /**
  * Q6: the generic question flow. Escape deliberately does nothing: only × dismisses
- * the batch, so a stray key never throws away the user's picks.
+ * the batch, so a stray key never throws away the user's picks. A batch of several
+ * questions ends on a review page (W10), so a gap is never sent by accident.
  */
 export function GenericQuestionFlow({
   request,
@@ -75,6 +77,8 @@ export function GenericQuestionFlow({
   const rootRef = useRef<HTMLElement>(null);
   const optionsRef = useRef<HTMLOListElement>(null);
   const focusOptionsAfterPaging = useRef(false);
+  const [reviewing, setReviewing] = useState(false);
+  const reviewSubmitRef = useRef<HTMLButtonElement>(null);
   const otherInputRef = useRef<HTMLInputElement>(null);
   const groupName = useId();
   useClaimFocus(rootRef);
@@ -82,6 +86,11 @@ export function GenericQuestionFlow({
   const page = state.page;
   const item = questions[page] ?? questions[0];
   const isLast = page >= total - 1;
+  const endsOnReview = total > 1;
+
+  useEffect(() => {
+    if (reviewing) reviewSubmitRef.current?.focus();
+  }, [reviewing]);
 
   useEffect(() => {
     if (!focusOptionsAfterPaging.current) return;
@@ -116,9 +125,20 @@ export function GenericQuestionFlow({
   }
 
   function goTo(target: number, focusOptions: boolean) {
-    if (latched || target === page) return;
+    if (latched) return;
+    if (reviewing) {
+      setReviewing(false);
+      focusOptionsAfterPaging.current = true;
+      if (target !== page) update(goToPage(state, target, total));
+      return;
+    }
+    if (target === page) return;
     focusOptionsAfterPaging.current = focusOptions;
     update(goToPage(state, target, total));
+  }
+
+  function review() {
+    if (!latched) setReviewing(true);
   }
 
   function submit(finalState: FlowState) {
@@ -129,15 +149,21 @@ export function GenericQuestionFlow({
   }
 
   function advance() {
-    if (latched) return;
-    if (isLast) submit(state);
-    else goTo(page + 1, true);
+    if (latched || reviewing) return;
+    if (!isLast) goTo(page + 1, true);
+    else if (endsOnReview) review();
+    else submit(state);
   }
 
   function skip() {
     if (latched || item === undefined) return;
     const cleared = clearQuestion(state, item);
     if (isLast) {
+      if (endsOnReview) {
+        update(cleared);
+        review();
+        return;
+      }
       setState(cleared);
       submit(cleared);
       return;
@@ -154,7 +180,8 @@ export function GenericQuestionFlow({
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
-    if (latched || item === undefined) return;
+    // On the review page digits and Enter belong to its buttons, not to a hidden question.
+    if (latched || reviewing || item === undefined) return;
     if (event.nativeEvent.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (event.key === "Enter") {
@@ -188,7 +215,7 @@ export function GenericQuestionFlow({
       onKeyDown={onKeyDown}
     >
       <header className="qflow-head">
-        <span className="qflow-chip">{item.header}</span>
+        {!reviewing && <span className="qflow-chip">{item.header}</span>}
         {aside}
         <span className="qflow-head-spacer" />
         {total > 1 && (
@@ -197,20 +224,20 @@ export function GenericQuestionFlow({
               type="button"
               className="qbtn qbtn--icon"
               aria-label={t("generic.previous")}
-              disabled={latched || page === 0}
-              onClick={() => goTo(page - 1, false)}
+              disabled={latched || (page === 0 && !reviewing)}
+              onClick={() => goTo(reviewing ? page : page - 1, false)}
             >
               ‹
             </button>
             <span className="qflow-pager-count">
-              {t("generic.pager", { current: page + 1, total })}
+              {reviewing ? t("review.button") : t("generic.pager", { current: page + 1, total })}
             </span>
             <button
               type="button"
               className="qbtn qbtn--icon"
               aria-label={t("generic.next")}
-              disabled={latched || isLast}
-              onClick={() => goTo(page + 1, false)}
+              disabled={latched || reviewing}
+              onClick={() => (isLast ? review() : goTo(page + 1, false))}
             >
               ›
             </button>
@@ -227,100 +254,124 @@ export function GenericQuestionFlow({
         </button>
       </header>
 
-      <fieldset className="qflow-body" disabled={latched} data-answered={answeredHere}>
-        <legend className="qflow-question">{item.question}</legend>
-        {item.detail !== undefined && item.detail !== "" && (
-          <div className="qflow-detail">
-            <Markdown text={item.detail} />
-          </div>
-        )}
-        <p className="qflow-hint">
-          {t(item.multiSelect ? "generic.pickAny" : "generic.pickOne")} ·{" "}
-          {t("generic.keyboardHint")}
-        </p>
-        <ol ref={optionsRef} className="qflow-options">
-          {item.options.map((option, index) => {
-            const id = `${groupName}-${page}-${index}`;
-            const described = option.description ? `${id}-desc` : undefined;
-            return (
-              <li key={option.label} className="qflow-option">
-                <input
-                  id={id}
-                  type={inputType}
-                  name={`${groupName}-${page}`}
-                  checked={picks.includes(option.label)}
-                  aria-describedby={described}
-                  onChange={() => update(pickOption(state, item, option.label))}
-                />
-                <label htmlFor={id}>
-                  <span className="qflow-num" aria-hidden="true">
-                    {index + 1}
-                  </span>
-                  <span className="qflow-label">{option.label}</span>
-                </label>
-                {described !== undefined && (
-                  <p id={described} className="qflow-desc">
-                    {option.description}
-                  </p>
-                )}
-              </li>
-            );
-          })}
-          <li className="qflow-option qflow-option--other">
-            <input
-              id={`${groupName}-${page}-other`}
-              type={inputType}
-              name={`${groupName}-${page}`}
-              checked={otherChosen}
-              onChange={() => {
-                update(chooseOther(state, item));
-                otherInputRef.current?.focus();
-              }}
-            />
-            <label htmlFor={`${groupName}-${page}-other`}>
-              <span className="qflow-num" aria-hidden="true">
-                {item.options.length + 1}
-              </span>
-              <span className="qflow-label">{t("generic.other")}</span>
-            </label>
-            <input
-              ref={otherInputRef}
-              type="text"
-              className="qflow-other-text"
-              aria-label={t("generic.otherInput")}
-              placeholder={t("generic.otherPlaceholder")}
-              maxLength={4000}
-              value={otherText}
-              onChange={(event) => update(typeOther(state, item, event.target.value))}
-            />
-          </li>
-        </ol>
-      </fieldset>
+      {reviewing ? (
+        <ReviewPage
+          questions={questions}
+          answers={answers}
+          disabled={latched}
+          onChange={(index) => goTo(index, true)}
+        />
+      ) : (
+        <fieldset
+          className="qflow-body qcard-scroll"
+          disabled={latched}
+          data-answered={answeredHere}
+        >
+          <legend className="qflow-question">{item.question}</legend>
+          {item.detail !== undefined && item.detail !== "" && (
+            <div className="qflow-detail">
+              <Markdown text={item.detail} />
+            </div>
+          )}
+          <p className="qflow-hint">
+            {t(item.multiSelect ? "generic.pickAny" : "generic.pickOne")} ·{" "}
+            {t("generic.keyboardHint")}
+          </p>
+          <ol ref={optionsRef} className="qflow-options">
+            {item.options.map((option, index) => {
+              const id = `${groupName}-${page}-${index}`;
+              const described = option.description ? `${id}-desc` : undefined;
+              return (
+                <li key={option.label} className="qflow-option">
+                  <input
+                    id={id}
+                    type={inputType}
+                    name={`${groupName}-${page}`}
+                    checked={picks.includes(option.label)}
+                    aria-describedby={described}
+                    onChange={() => update(pickOption(state, item, option.label))}
+                  />
+                  <label htmlFor={id}>
+                    <span className="qflow-num" aria-hidden="true">
+                      {index + 1}
+                    </span>
+                    <span className="qflow-label">{option.label}</span>
+                  </label>
+                  {described !== undefined && (
+                    <p id={described} className="qflow-desc">
+                      {option.description}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
+            <li className="qflow-option qflow-option--other">
+              <input
+                id={`${groupName}-${page}-other`}
+                type={inputType}
+                name={`${groupName}-${page}`}
+                checked={otherChosen}
+                onChange={() => {
+                  update(chooseOther(state, item));
+                  otherInputRef.current?.focus();
+                }}
+              />
+              <label htmlFor={`${groupName}-${page}-other`}>
+                <span className="qflow-num" aria-hidden="true">
+                  {item.options.length + 1}
+                </span>
+                <span className="qflow-label">{t("generic.other")}</span>
+              </label>
+              <input
+                ref={otherInputRef}
+                type="text"
+                className="qflow-other-text"
+                aria-label={t("generic.otherInput")}
+                placeholder={t("generic.otherPlaceholder")}
+                maxLength={4000}
+                value={otherText}
+                onChange={(event) => update(typeOther(state, item, event.target.value))}
+              />
+            </li>
+          </ol>
+        </fieldset>
+      )}
 
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
       <footer className="qcard-actions">
-        <button type="button" className="qbtn" disabled={latched} onClick={skip}>
-          {t("generic.skip")}
-        </button>
-        {isLast ? (
-          <button
-            type="button"
-            className="qbtn qbtn--primary"
+        {reviewing ? (
+          <ReviewSubmit
+            ref={reviewSubmitRef}
+            gaps={questions.length - Object.keys(answers).length}
             disabled={latched}
-            onClick={() => submit(state)}
-          >
-            {t("generic.submit")}
-          </button>
+            onSubmit={() => submit(state)}
+          />
         ) : (
-          <button
-            type="button"
-            className="qbtn qbtn--primary"
-            disabled={latched}
-            onClick={() => goTo(page + 1, true)}
-          >
-            {t("generic.nextButton")}
-          </button>
+          <>
+            <button type="button" className="qbtn" disabled={latched} onClick={skip}>
+              {t("generic.skip")}
+            </button>
+            {isLast && !endsOnReview ? (
+              <button
+                type="button"
+                className="qbtn qbtn--primary"
+                disabled={latched}
+                onClick={() => submit(state)}
+              >
+                {t("generic.submit")}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="qbtn qbtn--primary"
+                disabled={latched}
+                onClick={() => (isLast ? review() : goTo(page + 1, true))}
+              >
+                {t(isLast ? "review.button" : "generic.nextButton")}
+              </button>
+            )}
+          </>
         )}
       </footer>
     </section>

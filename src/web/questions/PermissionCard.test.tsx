@@ -50,3 +50,40 @@ describe("PermissionCard", () => {
     expect(screen.getByRole("button", { name: "始终允许" })).toBeInTheDocument();
   });
 });
+
+describe("PermissionCard shows what it allows (W13)", () => {
+  it("[W13] a Write shows the new file's content in a scrollable region", () => {
+    setup({
+      request: { ...writeRequest, input: { path: "notes.md", content: "# Notes\n\nline two" } },
+    });
+    const effect = screen.getByRole("region", { name: "New content of notes.md" });
+    expect(effect).toHaveTextContent("line two");
+    expect(effect).toHaveClass("qcard-scroll");
+  });
+
+  it("[W13] an Edit shows a diff of what it replaces", () => {
+    setup({
+      request: {
+        ...writeRequest,
+        toolName: "Edit",
+        input: { path: "a.ts", old_string: "const a = 1;", new_string: "const a = 2;" },
+      },
+    });
+    const effect = screen.getByRole("region", { name: "Changes to a.ts" });
+    expect(effect.querySelector("del")).toHaveTextContent("const a = 1;");
+    expect(effect.querySelector("ins")).toHaveTextContent("const a = 2;");
+  });
+
+  it("[W13] a command shows its full text", () => {
+    const command = "npm run build && npm test -- --reporter=verbose";
+    setup({
+      request: { ...writeRequest, toolName: "Bash", summary: "npm run…", input: { command } },
+    });
+    expect(screen.getByRole("region", { name: "Command" })).toHaveTextContent(command);
+  });
+
+  it("[W13] names its content in zh-CN", () => {
+    setup({ request: { ...writeRequest, input: { path: "n.md", content: "x" } } }, "zh-CN");
+    expect(screen.getByRole("region", { name: "n.md 的新内容" })).toBeInTheDocument();
+  });
+});

@@ -259,3 +259,48 @@ describe("PlanReviewPanel", () => {
     expect(screen.getByRole("region", { name: "计划" })).toBeInTheDocument();
   });
 });
+
+describe("PlanReviewPanel, decisions that hold up", () => {
+  const builtIn = {
+    ...reviewItem,
+    question: "Review this implementation plan",
+    options: [
+      { label: "Approve", description: "Leave plan mode and start carrying out this plan." },
+      {
+        label: "Refuse",
+        description: "Stay in plan mode; any feedback you write goes to the agent.",
+      },
+    ],
+    intent: { kind: "plan-review" as const, approve: "Approve" },
+  };
+
+  it("[I7] opening Add feedback puts the caret in the feedback box", async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole("button", { name: "Add feedback" }));
+    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveFocus();
+    await user.keyboard("Smaller steps");
+    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveValue(
+      "Smaller steps",
+    );
+  });
+
+  it("[I5] a built-in review speaks zh-CN: accessible name and tooltips included", () => {
+    setup(builtIn, { toolName: "ExitPlanMode" }, "zh-CN");
+    expect(screen.getByRole("region", { name: "审阅实施计划" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "批准" })).toHaveAttribute(
+      "title",
+      "退出计划模式，开始执行这份计划。",
+    );
+    expect(screen.getByRole("button", { name: "拒绝" })).toHaveAttribute(
+      "title",
+      "留在计划模式；你写下的意见会发给智能体。",
+    );
+  });
+
+  it("[W6] only the plan body scrolls; the strip and the decision row are fixed parts", () => {
+    setup();
+    const body = screen.getByRole("region", { name: "Plan" });
+    expect(body).toHaveClass("qcard-scroll");
+    expect(screen.getByRole("button", { name: "Approve" }).closest(".qcard-scroll")).toBeNull();
+  });
+});

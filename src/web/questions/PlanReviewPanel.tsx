@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
@@ -11,8 +11,13 @@ import { useOneShotLatch } from "./useOneShotLatch.ts";
 import { useQuestionActivity } from "./useQuestionActivity.ts";
 import "./questions.css";
 
+/** The server's own review tools ask in fixed English; the page speaks for them in the user's language. */
+const BUILT_IN_REVIEW_TOOLS = new Set(["ExitPlanMode", "review_plan"]);
+
 export interface PlanReviewPanelProps {
   review: PlanReview;
+  /** The tool that asked; its own copy is localised when it is a built-in review. */
+  toolName?: string;
   draft?: QuestionDraft;
   receipt?: ReceiptView;
   onAnswer(answers: QuestionAnswers): void;
@@ -27,6 +32,7 @@ export interface PlanReviewPanelProps {
  */
 export function PlanReviewPanel({
   review,
+  toolName,
   draft,
   receipt,
   onAnswer,
@@ -46,6 +52,12 @@ export function PlanReviewPanel({
   const activity = useQuestionActivity({ onDraft: onDraft ?? (() => {}) });
   const bodyRef = useRef<HTMLElement>(null);
   const feedbackId = useId();
+  const feedbackRef = useRef<HTMLTextAreaElement>(null);
+  const focusFeedback = useRef(false);
+  const builtIn = toolName !== undefined && BUILT_IN_REVIEW_TOOLS.has(toolName);
+  const cardName = builtIn ? t("planReview.cardName") : question.question;
+  const approveHint = builtIn ? t("planReview.approveHint") : approve.description || undefined;
+  const refuseHint = builtIn ? t("planReview.refuseHint") : refuse?.description || undefined;
   // The plan body, not a button, takes focus: Enter on a focused Approve would be an accident.
   useClaimFocus(bodyRef);
 
@@ -57,6 +69,13 @@ export function PlanReviewPanel({
     setFeedback(text);
     if (text.trim() !== "") setFeedbackOpen(true);
   }, [draft]);
+
+  // I7: opening the feedback puts the caret in it, so typing lands there.
+  useLayoutEffect(() => {
+    if (!feedbackOpen || !focusFeedback.current) return;
+    focusFeedback.current = false;
+    feedbackRef.current?.focus();
+  }, [feedbackOpen]);
 
   function answer(label: string, other?: string) {
     fire(() => {
@@ -88,7 +107,7 @@ export function PlanReviewPanel({
   }
 
   return (
-    <section className="qcard qreview" aria-label={question.question}>
+    <section className="qcard qreview" aria-label={cardName}>
       <div className="qcard-strip qcard-strip--amber">
         {t("planReview.strip")}
         {revision !== undefined && revision.number > 1 && (
@@ -121,7 +140,7 @@ export function PlanReviewPanel({
       )}
       <section
         ref={bodyRef}
-        className="qreview-body"
+        className="qreview-body qcard-scroll"
         aria-label={t("planReview.body")}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
@@ -140,7 +159,10 @@ export function PlanReviewPanel({
             className="qbtn qbtn--link"
             aria-expanded={feedbackOpen}
             aria-controls={feedbackId}
-            onClick={() => setFeedbackOpen((open) => !open)}
+            onClick={() => {
+              focusFeedback.current = !feedbackOpen;
+              setFeedbackOpen(!feedbackOpen);
+            }}
           >
             {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
           </button>
@@ -148,6 +170,7 @@ export function PlanReviewPanel({
             <label className="qreview-feedback-label">
               <span>{t("planReview.feedbackLabel")}</span>
               <textarea
+                ref={feedbackRef}
                 className="qreview-feedback-text"
                 rows={3}
                 maxLength={4000}
@@ -171,7 +194,7 @@ export function PlanReviewPanel({
           <button
             type="button"
             className="qbtn"
-            title={refuse.description || undefined}
+            title={refuseHint}
             disabled={latched}
             onClick={onRefuse}
           >
@@ -181,7 +204,7 @@ export function PlanReviewPanel({
         <button
           type="button"
           className="qbtn qbtn--primary"
-          title={approve.description || undefined}
+          title={approveHint}
           disabled={latched}
           onClick={() => answer(approve.label)}
         >

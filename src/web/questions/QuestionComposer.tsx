@@ -22,7 +22,7 @@ export function QuestionComposer(props: QuestionComposerProps) {
         <p className="qcomposer-waiting">{t("queue.waiting", { count: waitingBehind })}</p>
       )}
       {resolvedElsewhere ? (
-        <AnsweredElsewhere />
+        <AnsweredElsewhere onShowNext={props.onShowNext} />
       ) : request.kind === "permission" ? (
         <PermissionCard
           key={request.interactionId}
@@ -53,6 +53,7 @@ function QuestionSurface({
     return (
       <PlanReviewPanel
         review={review}
+        toolName={request.toolName}
         draft={pending.draft}
         receipt={receipt}
         onAnswer={onAnswer}

@@ -37,4 +37,6 @@ export interface QuestionComposerProps {
    * answer in flight; the composer shows "Answered elsewhere" instead of the card.
    */
   resolvedElsewhere?: boolean;
+  /** W12: with a next card waiting behind the notice, shows it at once. */
+  onShowNext?(): void;
 }

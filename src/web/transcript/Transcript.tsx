@@ -12,12 +12,14 @@ import {
   TurnEndedLine,
   UserMessage,
 } from "./EntryViews.tsx";
+import { PlanDecidedCard } from "./PlanDecidedCard.tsx";
 import { ResolvedLine } from "./ResolvedLine.tsx";
 import { ToolCallItem } from "./ToolCallItem.tsx";
 import { type TranscriptItem, transcriptItems } from "./transcriptItems.ts";
 import "./transcript.css";
 
 const EMPTY: never[] = [];
+const NO_REQUESTS = {};
 const NEAR_BOTTOM_PX = 48;
 // Rendering thousands of entries at once blocks the page for seconds; show the tail first.
 export const TRANSCRIPT_PAGE = 150;
@@ -73,6 +75,8 @@ function Item({ item, sessionId }: { item: TranscriptItem; sessionId: string }) 
           outcome={item.entry.outcome}
         />
       );
+    case "planDecided":
+      return <PlanDecidedCard decided={item.decided} saved={item.saved} />;
     case "planApproved":
       return <PlanApprovedCard entry={item.entry} />;
     case "modeChanged":
@@ -90,7 +94,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const hasEarlier = useAppStore((s) => (s.views[sessionId]?.earlier ?? null) !== null);
   const loadingEarlier = useAppStore((s) => s.views[sessionId]?.loadingEarlier ?? false);
   const client = useClient();
-  const items = useMemo(() => transcriptItems(entries), [entries]);
+  const requests = useAppStore((s) => s.views[sessionId]?.requests ?? NO_REQUESTS);
+  const items = useMemo(() => transcriptItems(entries, requests), [entries, requests]);
   const [shownCount, setShownCount] = useState(FIRST_SCREEN);
   const visibleItems = items.length > shownCount ? items.slice(items.length - shownCount) : items;
   const hiddenCount = items.length - visibleItems.length;

@@ -1,4 +1,5 @@
-import type { SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import type { InteractionRequest, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import { type DecidedPlan, decidedPlanOf } from "../questions/planDecision.ts";
 
 type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;
 
@@ -15,17 +16,30 @@ export type TranscriptItem =
   | { kind: "notice"; seq: number; entry: EntryOf<"notice"> }
   | { kind: "turnEnded"; seq: number; entry: EntryOf<"turn.ended"> }
   | { kind: "resolved"; seq: number; entry: EntryOf<"interaction.resolved"> }
+  | { kind: "planDecided"; seq: number; decided: DecidedPlan; saved?: { path?: string } }
   | { kind: "planApproved"; seq: number; entry: EntryOf<"plan.approved"> }
   | { kind: "modeChanged"; seq: number; entry: EntryOf<"session.modeChanged"> }
   | { kind: "modelChanged"; seq: number; entry: EntryOf<"session.modelChanged"> };
 
-/** Entries that only move state (requests, countdowns, drafts, todos) draw nothing here. */
-export function transcriptItems(entries: readonly StoredEntry[]): TranscriptItem[] {
+/**
+ * Entries that only move state (requests, countdowns, drafts, todos) draw nothing here.
+ * A decided plan review becomes one card that carries the plan (W9), and a run of mode
+ * switches with nothing between them reads as the last one.
+ */
+export function transcriptItems(
+  entries: readonly StoredEntry[],
+  /** Requests known from outside these entries, e.g. a page of history not loaded yet. */
+  knownRequests: Readonly<Record<string, InteractionRequest>> = {},
+): TranscriptItem[] {
   const results = new Map<string, EntryOf<"tool.result">>();
   const calls = new Set<string>();
+  const requests = new Map<string, InteractionRequest>(Object.entries(knownRequests));
   for (const { entry } of entries) {
     if (entry.kind === "tool.result") results.set(entry.callId, entry);
     if (entry.kind === "tool.call") calls.add(entry.callId);
+    if (entry.kind === "interaction.requested") {
+      requests.set(entry.request.interactionId, entry.request);
+    }
   }
   const items: TranscriptItem[] = [];
   for (const { seq, entry } of entries) {
@@ -50,13 +64,20 @@ export function transcriptItems(entries: readonly StoredEntry[]): TranscriptItem
           items.push({ kind: "turnEnded", seq, entry });
         }
         break;
-      case "interaction.resolved":
-        items.push({ kind: "resolved", seq, entry });
+      case "interaction.resolved": {
+        const decided = decidedPlanOf(requests.get(entry.interactionId), entry.outcome);
+        if (decided) items.push({ kind: "planDecided", seq, decided });
+        else items.push({ kind: "resolved", seq, entry });
         break;
-      case "plan.approved":
-        items.push({ kind: "planApproved", seq, entry });
+      }
+      case "plan.approved": {
+        const card = unsavedApproval(items, entry.plan);
+        if (card) card.saved = entry.path === undefined ? {} : { path: entry.path };
+        else items.push({ kind: "planApproved", seq, entry });
         break;
+      }
       case "session.modeChanged":
+        if (items.at(-1)?.kind === "modeChanged") items.pop();
         items.push({ kind: "modeChanged", seq, entry });
         break;
       case "session.modelChanged":
@@ -67,4 +88,18 @@ export function transcriptItems(entries: readonly StoredEntry[]): TranscriptItem
     }
   }
   return items;
+}
+
+/** The approval card that a `plan.approved` entry completes with the saved file's path. */
+function unsavedApproval(
+  items: TranscriptItem[],
+  plan: string,
+): Extract<TranscriptItem, { kind: "planDecided" }> | undefined {
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index];
+    if (item?.kind !== "planDecided") continue;
+    const fits = item.decided.decision.kind === "approved" && item.decided.plan === plan;
+    return fits && item.saved === undefined ? item : undefined;
+  }
+  return undefined;
 }

@@ -1,0 +1,95 @@
+import type { Ref } from "react";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import type { AskUserQuestionItem, QuestionAnswers } from "../../protocol/index.ts";
+import "./questions.css";
+
+function answerText(answers: QuestionAnswers, question: string): string | null {
+  const answer = answers[question];
+  if (answer === undefined) return null;
+  return [...answer.labels, ...(answer.other ? [answer.other] : [])].join(", ");
+}
+
+/** W10: every answer of the batch at a glance, the unanswered ones marked, each one changeable. */
+export function ReviewPage({
+  questions,
+  answers,
+  disabled,
+  onChange,
+}: {
+  questions: readonly AskUserQuestionItem[];
+  answers: QuestionAnswers;
+  disabled: boolean;
+  onChange(index: number): void;
+}) {
+  const { t } = useTranslation("question");
+  const headingId = useId();
+  const gaps = questions.filter((item) => answers[item.question] === undefined).length;
+  return (
+    <section
+      className="qflow-review qcard-scroll"
+      aria-labelledby={headingId}
+      data-testid="question-review"
+    >
+      <h3 id={headingId} className="qflow-review-heading">
+        {t("review.heading")}
+      </h3>
+      <ol className="qflow-review-list">
+        {questions.map((item, index) => {
+          const text = answerText(answers, item.question);
+          return (
+            <li
+              key={item.question}
+              className="qflow-review-item"
+              data-answered={text !== null}
+              data-testid="question-review-item"
+            >
+              <p className="qflow-review-question">{item.question}</p>
+              <p className="qflow-review-answer">{text ?? t("review.unanswered")}</p>
+              <button
+                type="button"
+                className="qbtn"
+                aria-label={t("review.changeLabel", { question: item.question })}
+                disabled={disabled}
+                onClick={() => onChange(index)}
+              >
+                {t("review.change")}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {gaps > 0 && (
+        <p className="qflow-review-gaps" role="status">
+          {t("review.gaps", { count: gaps })}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Submitting with gaps says so on the button: skipping is a choice, not an accident (W10). */
+export function ReviewSubmit({
+  ref,
+  gaps,
+  disabled,
+  onSubmit,
+}: {
+  ref: Ref<HTMLButtonElement>;
+  gaps: number;
+  disabled: boolean;
+  onSubmit(): void;
+}) {
+  const { t } = useTranslation("question");
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="qbtn qbtn--primary"
+      disabled={disabled}
+      onClick={onSubmit}
+    >
+      {gaps > 0 ? t("review.submitSkipping", { count: gaps }) : t("generic.submit")}
+    </button>
+  );
+}

@@ -1,0 +1,54 @@
+import { memo } from "react";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "../markdown/Markdown.tsx";
+import type { DecidedPlan } from "../questions/planDecision.ts";
+
+const OUTCOME_KEYS = {
+  approved: "planDecided.approved",
+  refused: "planDecided.refused",
+  chat: "planDecided.chat",
+  closed: "planDecided.closed",
+} as const;
+
+/**
+ * W9: a reviewed plan stays readable after any outcome, titled with its revision and outcome.
+ * Folded by default: the title says what happened, and the plan's own headings do not break
+ * the transcript's outline until the reader opens it.
+ */
+export const PlanDecidedCard = memo(function PlanDecidedCard({
+  decided,
+  saved,
+}: {
+  decided: DecidedPlan;
+  saved?: { path?: string };
+}) {
+  const { t } = useTranslation("question");
+  const { decision, revision, plan } = decided;
+  const outcome =
+    decision.kind === "refused" && decision.feedback !== undefined
+      ? t("planDecided.refusedWithFeedback", { feedback: decision.feedback })
+      : t(OUTCOME_KEYS[decision.kind]);
+  const title = t("planDecided.title", { number: revision, outcome });
+  return (
+    <details
+      className={`entry entry-plan entry-plan--${decision.kind}`}
+      data-testid="entry-plan-decided"
+      data-outcome={decision.kind}
+    >
+      <summary className="entry-plan-head">
+        <span className="entry-plan-title">{title}</span>
+        {saved?.path ? (
+          <span className="entry-plan-path">{t("planDecided.savedTo", { path: saved.path })}</span>
+        ) : null}
+      </summary>
+      <section
+        className="entry-plan-body"
+        aria-label={t("planDecided.body", { number: revision })}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
+        tabIndex={0}
+      >
+        <Markdown text={plan} />
+      </section>
+    </details>
+  );
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import type { QuestionRequest, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import { transcriptItems } from "./transcriptItems.ts";
+
+const PLAN = "# Plan\n\n1. migrate";
+
+function reviewRequest(interactionId: string, revision = 1): QuestionRequest {
+  return {
+    kind: "question",
+    interactionId,
+    sessionId: "s1",
+    toolName: "ExitPlanMode",
+    toolCallId: `call-${interactionId}`,
+    createdAt: 1,
+    planRevision: { number: revision },
+    questions: [
+      {
+        question: "Review this implementation plan",
+        header: "Plan",
+        multiSelect: false,
+        detail: PLAN,
+        intent: { kind: "plan-review", approve: "Approve" },
+        options: [
+          { label: "Approve", description: "go" },
+          { label: "Refuse", description: "stay" },
+        ],
+      },
+    ],
+  };
+}
+
+function log(...entries: SessionEntry[]): StoredEntry[] {
+  return entries.map((entry, index) => ({ seq: index + 1, at: index, entry }));
+}
+
+const plan = (mode: "build" | "plan"): SessionEntry => ({
+  kind: "session.modeChanged",
+  mode: { permissionMode: "build", planEnabled: mode === "plan" },
+});
+
+describe("transcriptItems", () => {
+  it("[W9] a refused plan review becomes a decided-plan card with its revision and feedback", () => {
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request: reviewRequest("r2", 2) },
+        {
+          kind: "interaction.resolved",
+          interactionId: "r2",
+          outcome: {
+            type: "answered",
+            answers: {
+              "Review this implementation plan": { labels: ["Refuse"], other: "Smaller" },
+            },
+            auto: false,
+          },
+        },
+      ),
+    );
+    expect(items).toEqual([
+      {
+        kind: "planDecided",
+        seq: 2,
+        decided: { plan: PLAN, revision: 2, decision: { kind: "refused", feedback: "Smaller" } },
+      },
+    ]);
+  });
+
+  it("[W9] Chat about it keeps the plan as a card set aside to chat, not 'Questions dismissed'", () => {
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request: reviewRequest("r1") },
+        { kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } },
+      ),
+    );
+    expect(items.map((item) => item.kind)).toEqual(["planDecided"]);
+    expect(items[0]).toMatchObject({ decided: { decision: { kind: "chat" } } });
+  });
+
+  it("[W9] an approval folds the saved plan's path into the one decided card", () => {
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request: reviewRequest("r1") },
+        {
+          kind: "interaction.resolved",
+          interactionId: "r1",
+          outcome: {
+            type: "answered",
+            answers: { "Review this implementation plan": { labels: ["Approve"] } },
+            auto: false,
+          },
+        },
+        plan("build"),
+        { kind: "plan.approved", plan: PLAN, path: ".zcode/plans/plan-s1.md" },
+      ),
+    );
+    expect(items.map((item) => item.kind)).toEqual(["planDecided", "modeChanged"]);
+    expect(items[0]).toMatchObject({
+      decided: { decision: { kind: "approved" } },
+      saved: { path: ".zcode/plans/plan-s1.md" },
+    });
+  });
+
+  it("[W9] a question that is no plan review keeps its one-line outcome", () => {
+    const request = { ...reviewRequest("q1"), toolName: "AskUserQuestion" };
+    request.questions = [{ ...request.questions[0]!, intent: undefined }];
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request },
+        { kind: "interaction.resolved", interactionId: "q1", outcome: { type: "cancelled" } },
+      ),
+    );
+    expect(items.map((item) => item.kind)).toEqual(["resolved"]);
+  });
+
+  it("[W9] a review asked on an earlier, unloaded page still becomes a decided card", () => {
+    const items = transcriptItems(
+      log({ kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } }),
+      { r1: reviewRequest("r1") },
+    );
+    expect(items.map((item) => item.kind)).toEqual(["planDecided"]);
+  });
+
+  it("[P2] consecutive mode switches fold into one line that shows the last mode", () => {
+    const items = transcriptItems(
+      log(
+        plan("plan"),
+        plan("build"),
+        plan("plan"),
+        { kind: "user.message", text: "hi" },
+        plan("build"),
+      ),
+    );
+    expect(items.map((item) => [item.kind, item.seq])).toEqual([
+      ["modeChanged", 3],
+      ["user", 4],
+      ["modeChanged", 5],
+    ]);
+  });
+});
