@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/index.ts";
+import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
@@ -27,6 +28,7 @@ export function PermissionCard({ request, receipt, onDecide }: PermissionCardPro
       <pre className="qpermission-summary">
         <code>{request.summary}</code>
       </pre>
+      <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
       <div className="qcard-actions">
         <button type="button" className="qbtn" disabled={latched} onClick={() => decide("deny")}>

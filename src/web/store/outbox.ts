@@ -166,3 +166,15 @@ function isEmpty(record: Record<string, number>): boolean {
   for (const _ in record) return false;
   return true;
 }
+
+/** W7 selectors for components: whether frames are being held, and a card's held decision. */
+export function isOffline(state: { connection: { status: string } }): boolean {
+  return state.connection.status !== "open";
+}
+
+export function queuedActionFor(
+  state: { outbox: Outbox },
+  interactionId: string,
+): ClientFrame | undefined {
+  return heldActionFor(state.outbox, interactionId);
+}
