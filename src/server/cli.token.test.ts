@@ -18,14 +18,7 @@ describe("the CLI's access token", () => {
   });
 
   const start = async (extra: string[] = []) => {
-    const cli = CliProcess.spawn([
-      "--port",
-      "0",
-      "--workspace",
-      dir.path,
-      "--no-build",
-      ...extra,
-    ]);
+    const cli = CliProcess.spawn(["--port", "0", "--workspace", dir.path, "--no-build", ...extra]);
     running.push(cli);
     const url = await cli.url();
     await cli.kill("SIGTERM");
