@@ -146,6 +146,60 @@ describe("Composer", () => {
     expect(input).toHaveFocus();
   });
 
+  it("[W7] an Approve clicked offline is held, sent once on reconnect, and a rejection re-arms the card", async () => {
+    const user = userEvent.setup();
+    const review = {
+      ...questionRequest("r1"),
+      toolName: "ExitPlanMode",
+      questions: [
+        {
+          question: "Shall I carry out this plan?",
+          header: "Plan",
+          multiSelect: false,
+          detail: "## Steps\n\n1. migrate",
+          intent: { kind: "plan-review" as const, approve: "Approve" },
+          options: [
+            { label: "Approve", description: "Start editing" },
+            { label: "Refuse", description: "Stay in plan mode" },
+          ],
+        },
+      ],
+    };
+    const { sent, client, link } = renderComposer(
+      [{ kind: "interaction.requested", request: review }],
+      false,
+    );
+    expect(screen.getByTestId("offline-hint")).toHaveTextContent("Offline");
+    const approve = screen.getByRole("button", { name: "Approve" });
+    await user.click(approve);
+    expect(sent).toEqual([]);
+    expect(approve).toBeDisabled();
+    expect(screen.getByTestId("offline-hint")).toHaveTextContent("will be sent when reconnected");
+
+    link.up = true;
+    act(() => client.receive(welcomeFrame()));
+    const answer = {
+      type: "interaction.answer",
+      interactionId: "r1",
+      answers: { "Shall I carry out this plan?": { labels: ["Approve"] } },
+    };
+    expect(sent).toEqual([answer]);
+    expect(screen.queryByTestId("offline-hint")).toBeNull();
+    act(() => client.receive(welcomeFrame()));
+    expect(sent).toEqual([answer]);
+
+    act(() =>
+      client.receive({
+        type: "receipt",
+        interactionId: "r1",
+        ok: false,
+        code: "ALREADY_ANSWERED",
+        message: "this interaction is already resolved",
+      }),
+    );
+    expect(screen.getByRole("button", { name: "Approve" })).toBeEnabled();
+  });
+
   it("[X3] says so when another tab settles the question shown here", () => {
     const { client } = renderComposer([
       { kind: "interaction.requested", request: questionRequest("q1") },
