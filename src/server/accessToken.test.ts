@@ -1,6 +1,15 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
 import { AccessTokenError, accessTokenPath, loadOrCreateAccessToken } from "./accessToken.ts";
 import { tempDir } from "./testing/helpers.ts";
+import { resolveInWorkspace, WorkspacePathError } from "./tools/workspacePath.ts";
 
 describe("the workspace's access token", () => {
   let dir: ReturnType<typeof tempDir>;
@@ -39,5 +48,17 @@ describe("the workspace's access token", () => {
     expect(() => loadOrCreateAccessToken(dir.path)).toThrow(AccessTokenError);
     expect(() => loadOrCreateAccessToken(dir.path)).toThrow(/--rotate-token/);
     expect(readFileSync(path, "utf8")).toBe("not a token\n");
+  });
+
+  it("[R9][W8] is off limits to the agent's file tools, also through a symbolic link", async () => {
+    const workspace = realpathSync(dir.path);
+    loadOrCreateAccessToken(workspace);
+    symlinkSync(accessTokenPath(workspace), join(workspace, "innocent.txt"));
+    for (const path of [".zcode/access-token", "./.zcode/../.zcode/access-token", "innocent.txt"]) {
+      await expect(resolveInWorkspace(workspace, path)).rejects.toThrow(WorkspacePathError);
+    }
+    await expect(resolveInWorkspace(workspace, ".zcode/plangate.json")).resolves.toBe(
+      join(workspace, ".zcode", "plangate.json"),
+    );
   });
 });
