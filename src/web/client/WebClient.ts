@@ -117,7 +117,7 @@ export class WebClient {
     return this.deliver({ type: "composer.draft", sessionId, text });
   }
 
-  /** W15 */
+  /** W15: every tab hears the new title as a `session.upserted`. */
   renameSession(sessionId: string, title: string): boolean {
     return this.send({ type: "session.rename", sessionId, title });
   }
