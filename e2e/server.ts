@@ -39,7 +39,11 @@ export class PlangateServer {
       : `scripted:${join(root, "e2e", "scenarios", `${scenario}.yaml`)}`;
   }
 
-  async start(port = 0): Promise<void> {
+  /**
+   * No --token: the CLI reads the workspace's stored token (W8), so a restart is reached by the
+   * same URL, as it is for a person. `extraArgs` apply to this start only (e.g. --rotate-token).
+   */
+  async start(port = 0, extraArgs: string[] = []): Promise<void> {
     this.output = "";
     // What `npm start` runs: the bundled server, rebuilt first when its sources changed.
     const args = [
@@ -52,8 +56,8 @@ export class PlangateServer {
       this.dbPath,
       "--model",
       this.modelRef(),
-      ...(this.token ? ["--token", this.token] : []),
       ...(this.options.args ?? []),
+      ...extraArgs,
     ];
     const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
@@ -79,11 +83,11 @@ export class PlangateServer {
     });
   }
 
-  /** Kills the server with SIGKILL and starts it again on the same port, database and token. */
-  async restart(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  /** Kills the server with SIGKILL and starts it again on the same port, database and stored token. */
+  async restart(signal: NodeJS.Signals = "SIGKILL", extraArgs: string[] = []): Promise<void> {
     const port = this.port;
     await this.stop(signal);
-    await this.start(port);
+    await this.start(port, extraArgs);
   }
 
   logs(): string {

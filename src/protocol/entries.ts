@@ -69,6 +69,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     plan: z.string(),
     path: z.optional(z.string()),
   }),
+  /** W14: the message box's unsent text; the latest one is the draft, "" means none. */
+  z.strictObject({ kind: z.literal("composer.draft"), text: z.string() }),
   z.strictObject({
     kind: z.literal("notice"),
     level: z.enum(["info", "error"]),

@@ -6,12 +6,22 @@ import { ModeName } from "./modes.ts";
 import { QuestionAnswers, QuestionDraft } from "./question.ts";
 import { Settings, SettingsPatch } from "./settings.ts";
 
-/** 2: snapshots hold the log's tail plus the older entries still in effect; `session.history` pages the rest. */
-export const PROTOCOL_VERSION = 2;
+/**
+ * 2: snapshots hold the log's tail plus the older entries still in effect; `session.history` pages the rest.
+ * 3: welcome carries the auto-continue timings; sessions can be renamed and deleted (W15); the
+ * message box keeps its draft in the log (W14).
+ */
+export const PROTOCOL_VERSION = 3;
 /** The most entries one `session.history` page may ask for. */
 export const MAX_HISTORY_PAGE = 1000;
 /** Frames above this many bytes are refused (R2); the server closes with 1009. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
+
+/** W8: answers 204 to a page whose token is good and 401 or 403 to one whose token is not. */
+export const ACCESS_CHECK_PATH = "/access";
+
+/** The longest message-box draft the server keeps (W14): as long as a prompt may be. */
+export const MAX_PROMPT_CHARS = 100_000;
 
 const sessionId = z.string().check(z.minLength(1), z.maxLength(200));
 const interactionId = z.string().check(z.minLength(1), z.maxLength(200));
@@ -48,7 +58,21 @@ export const ClientFrame = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("prompt"),
     sessionId,
-    text: z.string().check(z.trim(), z.minLength(1), z.maxLength(100_000)),
+    text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_PROMPT_CHARS)),
+  }),
+  /** W15: a new title from the session list. */
+  z.strictObject({
+    type: z.literal("session.rename"),
+    sessionId,
+    title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  }),
+  /** W15: removes the session with its log, todos, drafts, interactions and plan file. */
+  z.strictObject({ type: z.literal("session.delete"), sessionId }),
+  /** W14: what the message box holds, saved like a question draft (X3); "" clears it. */
+  z.strictObject({
+    type: z.literal("composer.draft"),
+    sessionId,
+    text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)),
   }),
   z.strictObject({
     type: z.literal("interaction.answer"),
@@ -96,6 +120,13 @@ export const EarlierHistory = z.strictObject({
 });
 export type EarlierHistory = z.infer<typeof EarlierHistory>;
 
+/** A2: how long an unanswered question waits silently, and when it continues on its own. */
+export const AutoContinueTimings = z.strictObject({
+  graceMs: z.number().check(z.int(), z.minimum(0)),
+  deadlineMs: z.number().check(z.int(), z.minimum(0)),
+});
+export type AutoContinueTimings = z.infer<typeof AutoContinueTimings>;
+
 export const ServerFrame = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("welcome"),
@@ -104,6 +135,7 @@ export const ServerFrame = z.discriminatedUnion("type", [
     settings: Settings,
     sessions: z.array(SessionSummary),
     models: z.array(ModelInfo),
+    timings: AutoContinueTimings,
   }),
   z.strictObject({
     type: z.literal("event"),
@@ -147,6 +179,8 @@ export const ServerFrame = z.discriminatedUnion("type", [
     earlier: z.optional(EarlierHistory),
   }),
   z.strictObject({ type: z.literal("session.upserted"), session: SessionSummary }),
+  /** W15: the session was deleted; every tab drops it. */
+  z.strictObject({ type: z.literal("session.removed"), sessionId }),
   z.strictObject({ type: z.literal("settings.changed"), settings: Settings }),
   /** Streamed assistant text for the turn in progress; the final text arrives as an entry. */
   z.strictObject({ type: z.literal("assistant.delta"), sessionId, text: z.string() }),

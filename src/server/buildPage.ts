@@ -4,7 +4,15 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 /** What the built page is made from; a change to any of it makes dist/ stale. */
-const SOURCES = ["src/web", "src/protocol", "locales", "index.html", "vite.config.ts"];
+const SOURCES = [
+  "src/web",
+  "src/protocol",
+  "locales",
+  "public",
+  "index.html",
+  "vite.config.ts",
+  "scripts/precompress.ts",
+];
 
 function newestMtime(path: string): number {
   let info: ReturnType<typeof statSync>;

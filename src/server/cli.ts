@@ -1,6 +1,6 @@
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
-import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
+import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
@@ -37,7 +37,9 @@ async function main(): Promise<void> {
     }
   }
   const models = await hostModelsFor(options);
-  const server = await listen(options, models);
+  const access = accessTokenFor(options);
+  const server = await listen({ ...options, token: access.token }, models);
+  if (access.note) console.log(`plangate: ${access.note}`);
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
   console.log(server.url);
 

@@ -10,6 +10,7 @@ describe("CLI options", () => {
       config: undefined,
       mode: "build",
       token: undefined,
+      rotateToken: false,
       graceMs: 60_000,
       deadlineMs: 300_000,
       build: true,

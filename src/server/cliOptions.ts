@@ -15,7 +15,10 @@ export interface CliOptions {
   /** `--config`: the model config file; undefined means `<workspace>/.zcode/plangate.json`. */
   config: string | undefined;
   mode: ModeName;
+  /** `--token`: overrides the workspace's stored token for this run (W8). */
   token: string | undefined;
+  /** `--rotate-token`: replace the stored token before starting (W8). */
+  rotateToken: boolean;
   graceMs: number;
   deadlineMs: number;
   /** Build the page first when it is missing or older than its sources. */
@@ -34,7 +37,10 @@ export const USAGE = `Usage: npm start -- [options]
                     PLANGATE_MODEL, else scripted:demo; scripted:<file.yaml> plays a scenario)
   --config FILE     model providers and models (default: <workspace>/.zcode/plangate.json if present)
   --mode NAME       mode of new sessions: plan, build, edit, yolo or auto (default: build)
-  --token T         access token (default: a random one, printed in the URL)
+  --token T         access token for this run (default: the workspace's own, kept in
+                    <workspace>/.zcode/access-token and printed in the URL)
+  --rotate-token    make a new stored access token first; tabs opened with the old one must
+                    open the newly printed URL
   --grace-ms N      silent wait before an unanswered question shows its countdown (default ${DEFAULT_TIMINGS.graceMs})
   --deadline-ms N   when an unanswered question continues on its own (default ${DEFAULT_TIMINGS.deadlineMs})
   --no-build        serve dist/ as it is, without rebuilding the page
@@ -61,6 +67,8 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
   if (graceMs > deadlineMs) throw new CliError("--grace-ms cannot be longer than --deadline-ms.");
   if (values.token !== undefined && values.token.trim() === "")
     throw new CliError("--token cannot be empty.");
+  if (values.token !== undefined && values["rotate-token"])
+    throw new CliError("--token and --rotate-token cannot be used together.");
   return {
     port: integer("--port", values.port, 0, 65_535),
     workspace,
@@ -69,6 +77,7 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     config: values.config === undefined ? undefined : resolve(cwd, values.config),
     mode: mode.data,
     token: values.token,
+    rotateToken: values["rotate-token"] ?? false,
     graceMs,
     deadlineMs,
     build: !values["no-build"],
@@ -89,6 +98,7 @@ function parse(argv: string[]) {
       config: { type: "string" },
       mode: { type: "string" },
       token: { type: "string" },
+      "rotate-token": { type: "boolean" },
       "grace-ms": { type: "string" },
       "deadline-ms": { type: "string" },
       "no-build": { type: "boolean" },

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { createServer as createViteServer } from "vite";
 import { CliError, parseCliOptions, USAGE } from "./cliOptions.ts";
-import { hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
+import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { tokenCookieName } from "./http/auth.ts";
 import { createServer } from "./http/server.ts";
 import { projectRoot as root } from "./paths.ts";
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     return;
   }
   const models = await hostModelsFor(options);
-  const server = await createServer(serverOptionsFor(options, models, 0));
+  const { token } = accessTokenFor(options);
+  const server = await createServer(serverOptionsFor({ ...options, token }, models, 0));
   const backend = `127.0.0.1:${server.port}`;
   const vite = await createViteServer({
     root,

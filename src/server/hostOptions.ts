@@ -1,3 +1,4 @@
+import { loadOrCreateAccessToken } from "./accessToken.ts";
 import type { CliOptions } from "./cliOptions.ts";
 import type { ServerOptions } from "./http/server.ts";
 import { type HostModels, setUpHostModels } from "./models/hostModels.ts";
@@ -31,7 +32,27 @@ export function serverOptionsFor(
     listModels: () => models.listModels(),
     defaultMode: options.mode,
     timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
-    ...(options.token ? { token: options.token } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
     ...(models.disallowedTools.length > 0 ? { disallowedTools: [...models.disallowedTools] } : {}),
   };
+}
+
+/**
+ * W8: `--token` for this run, else the workspace's stored token (made on first start, replaced
+ * by `--rotate-token`). The line to print says where the token came from.
+ */
+export function accessTokenFor(options: CliOptions): { token: string; note: string | null } {
+  if (options.token !== undefined) return { token: options.token, note: null };
+  const stored = loadOrCreateAccessToken(options.workspace, { rotate: options.rotateToken });
+  switch (stored.source) {
+    case "created":
+      return { token: stored.token, note: "made an access token, kept in .zcode/access-token" };
+    case "rotated":
+      return {
+        token: stored.token,
+        note: "made a new access token: pages and MCP agents using the old one need the URL below",
+      };
+    case "stored":
+      return { token: stored.token, note: null };
+  }
 }

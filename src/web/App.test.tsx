@@ -28,7 +28,7 @@ describe("App", () => {
 
   it("[W1] lists sessions newest first with what waits in each", () => {
     renderShell(<App />, { frames: [twoSessions] });
-    const rows = within(screen.getByTestId("session-list")).getAllByRole("button");
+    const rows = within(screen.getByTestId("session-list")).getAllByTestId("session-item");
     expect(rows.map((row) => row.textContent)).toEqual([
       expect.stringContaining("Newer work"),
       expect.stringContaining("Older work"),
@@ -39,7 +39,7 @@ describe("App", () => {
   it("[W1] opens a session from the keyboard and puts it in the URL", async () => {
     const user = userEvent.setup();
     const { sent } = renderShell(<App />, { frames: [twoSessions] });
-    const older = screen.getByRole("button", { name: /Older work/ });
+    const older = screen.getByRole("button", { name: /^Older work/ });
     older.focus();
     await user.keyboard("{Enter}");
     expect(sent).toEqual([{ type: "session.open", sessionId: "old" }]);
@@ -102,7 +102,7 @@ describe("App", () => {
       window.location.hash = "#/s/new";
     });
     await waitFor(() => expect(sent).toEqual([{ type: "session.open", sessionId: "new" }]));
-    expect(screen.getByRole("button", { name: /Newer work/ })).toHaveAttribute(
+    expect(screen.getByRole("button", { name: /^Newer work/ })).toHaveAttribute(
       "aria-current",
       "page",
     );

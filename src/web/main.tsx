@@ -6,6 +6,7 @@ import { ClientProvider } from "./client/ClientContext.tsx";
 import { applyInitialRoute } from "./client/useHashRoute.ts";
 import { WebClient } from "./client/WebClient.ts";
 import { Connection, socketUrl } from "./connection/Connection.ts";
+import { checkAccess } from "./connection/checkAccess.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { prefetchMarkdown } from "./markdown/Markdown.tsx";
@@ -43,7 +44,9 @@ const connection = new Connection({
   createSocket: (url) => new WebSocket(url),
   resume: () => resumePoints(appStore.getState()),
   onFrame: (frame) => client?.receive(frame),
-  onStatus: (status) => appStore.getState().setConnectionStatus(status),
+  onStatus: (status) =>
+    client ? client.connectionChanged(status) : appStore.getState().setConnectionStatus(status),
+  checkAccess: () => checkAccess(fetch),
 });
 client = new WebClient(appStore, connection, { onFatal: (reason) => connection.stop(reason) });
 

@@ -5,7 +5,12 @@ import { join, resolve } from "node:path";
 import fastifyStatic from "@fastify/static";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
-import { MAX_FRAME_BYTES, type ModelInfo, type ModeName } from "../../protocol/index.ts";
+import {
+  ACCESS_CHECK_PATH,
+  MAX_FRAME_BYTES,
+  type ModelInfo,
+  type ModeName,
+} from "../../protocol/index.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
@@ -172,6 +177,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     settings,
     clock,
     listModels,
+    timings: options.timings ?? DEFAULT_TIMINGS,
     ...(catalog
       ? {
           chooseModel: (sessionId: string, ref: string) =>
@@ -192,6 +198,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     checkAccess(request, reply, { token, port: () => port }),
   );
   app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
+  // W8: a browser cannot read why an upgrade failed; the page asks here (the check above decides).
+  app.get(ACCESS_CHECK_PATH, (_request, reply) =>
+    reply.code(204).header("cache-control", "no-store").send(),
+  );
   const mcp = new McpBridge({
     sessions,
     log,
@@ -203,7 +213,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   await registerMcpRoute(app, mcp, { token: () => token });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
-    await app.register(fastifyStatic, { root: distDir, wildcard: true });
+    // The build writes .br and .gz beside each asset; the plugin picks one by Accept-Encoding.
+    await app.register(fastifyStatic, { root: distDir, wildcard: true, preCompressed: true });
   }
   app.setNotFoundHandler((request, reply) => {
     if (!built) return reply.code(503).type("text/plain; charset=utf-8").send(NOT_BUILT_PAGE);

@@ -48,6 +48,11 @@ export class ExecutionStates {
     return this.change(sessionId, { permissionMode: current.permissionMode, planEnabled: enabled });
   }
 
+  /** W15: a deleted session's mode is not kept. */
+  forget(sessionId: string): void {
+    this.modes.delete(sessionId);
+  }
+
   dispose(): void {
     this.unsubscribe();
   }

@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import {
   type ExecutionMode,
   isDrivenOverMcp,
@@ -11,7 +12,7 @@ import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { compactWeighed, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
 import { ExecutionStates } from "../plan/executionState.ts";
-import { readPlanFileExcerpt } from "../plan/planFile.ts";
+import { planFilePath, readPlanFileExcerpt } from "../plan/planFile.ts";
 import { planRevisionFor } from "../plan/planRevisions.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
@@ -113,6 +114,38 @@ export class SessionManager {
       mode: initialMode(options.mode ?? this.deps.defaultMode),
     });
     return session;
+  }
+
+  /** W14: the message box's draft, kept in the log like question drafts (X3); same text is a no-op. */
+  saveComposerDraft(sessionId: string, text: string): void {
+    this.deps.log.requireSession(sessionId);
+    if (this.composerDraft(sessionId) === text) return;
+    this.append(sessionId, { kind: "composer.draft", text });
+  }
+
+  composerDraft(sessionId: string): string {
+    const latest = this.deps.log.latestOfKind(sessionId, "composer.draft", Number.MAX_SAFE_INTEGER);
+    return latest?.entry.kind === "composer.draft" ? latest.entry.text : "";
+  }
+
+  /** W15: a title the user chose in the list. */
+  rename(sessionId: string, title: string): SessionRecord {
+    return this.deps.log.rename(sessionId, title.trim());
+  }
+
+  /**
+   * W15: stops the session's turn and closes its cards (no one will answer them), waits for the
+   * turn to stop writing, then deletes its log, todos and drafts, and its plan file.
+   */
+  async delete(sessionId: string): Promise<void> {
+    this.deps.log.requireSession(sessionId);
+    this.cancelTurn(sessionId, "the session was deleted");
+    await this.idle(sessionId);
+    // No await between here and the delete: nothing can write to the session in between.
+    this.deps.interactions.abortSession(sessionId, "the session was deleted");
+    this.deps.log.deleteSession(sessionId);
+    this.modes.forget(sessionId);
+    await rm(planFilePath(this.deps.workspace, sessionId), { force: true });
   }
 
   summary(session: SessionRecord): SessionSummary {

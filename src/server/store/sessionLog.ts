@@ -55,6 +55,8 @@ export class SessionLog {
     setModel: Statement;
     setMode: Statement;
     setTitle: Statement;
+    rename: Statement;
+    deleteSession: Statement;
     entriesAfter: Statement<[string, number], EntryRow>;
     entriesBefore: Statement<[string, number], EntryRow & { kind: string }>;
     latestOfKind: Statement<[string, string, number], EntryRow>;
@@ -79,6 +81,9 @@ export class SessionLog {
       touchSession: db.prepare("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE id = ?"),
       setModel: db.prepare("UPDATE sessions SET model = ? WHERE id = ?"),
       setTitle: db.prepare("UPDATE sessions SET title = ? WHERE id = ? AND title = ''"),
+      rename: db.prepare("UPDATE sessions SET title = ? WHERE id = ?"),
+      // Entries and todos go with the row (ON DELETE CASCADE).
+      deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
       setMode: db.prepare("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?"),
       entriesAfter: db.prepare(
         "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
@@ -224,6 +229,23 @@ export class SessionLog {
       this.statements.latestOfInteraction.get(sessionId, interactionId, kind, beforeSeq),
     );
     return row && toStored(row);
+  }
+
+  /** W15: the list's title; the session keeps its place in the list. */
+  rename(sessionId: string, title: string): SessionRecord {
+    const changed = guardStorage("rename the session", () =>
+      this.statements.rename.run(title, sessionId),
+    );
+    if (changed.changes === 0) throw new SessionNotFoundError(sessionId);
+    return this.requireSession(sessionId);
+  }
+
+  /** W15: the session with every entry and todo of it, in one statement. */
+  deleteSession(sessionId: string): void {
+    const deleted = guardStorage("delete the session", () =>
+      this.statements.deleteSession.run(sessionId),
+    );
+    if (deleted.changes === 0) throw new SessionNotFoundError(sessionId);
   }
 
   getSession(sessionId: string): SessionRecord | undefined {

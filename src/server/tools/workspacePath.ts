@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { accessTokenPath } from "../accessToken.ts";
 
 /** The model asked for a path the file tools may not touch (R4); the message is model-facing. */
 export class WorkspacePathError extends Error {
@@ -38,6 +39,11 @@ export async function resolveInWorkspace(workspace: string, requested: string): 
     throw new WorkspacePathError(
       `"${requested}" goes through a symbolic link that leads outside the workspace, so it cannot be used.`,
     );
+  }
+  // R9/W8: the stored access token is plangate's own secret, never a file the agent may touch.
+  const tokenFile = accessTokenPath(workspace);
+  if (target === tokenFile || real === tokenFile) {
+    throw new WorkspacePathError(`"${requested}" holds plangate's access token; it is off limits.`);
   }
   return target;
 }

@@ -38,6 +38,11 @@ export class ClientSet {
     for (const client of this.clients) if (client.subscriptions.has(sessionId)) client.send(frame);
   }
 
+  /** W15: nobody follows a deleted session any more. */
+  forgetSession(sessionId: string): void {
+    for (const client of this.clients) client.subscriptions.delete(sessionId);
+  }
+
   closeAll(code: number, reason: string): void {
     for (const client of this.clients) client.close(code, reason);
     this.clients.clear();

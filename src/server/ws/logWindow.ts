@@ -11,6 +11,7 @@ export interface WindowLimits {
 const UNCOUNTED: ReadonlySet<SessionEntry["kind"]> = new Set([
   "interaction.draft",
   "interaction.countdown",
+  "composer.draft",
 ]);
 
 /**
@@ -36,7 +37,7 @@ export interface LogWindow {
 
 /**
  * The latest entries of a session, plus every older entry still in effect: the session's
- * creation, the latest mode, model, todo list and turn boundary, each open interaction with its
+ * creation, the latest mode, model, todo list, message-box draft and turn boundary, each open interaction with its
  * latest countdown and draft, and the requests that the window's resolutions answer. Folding
  * context then entries gives the same state as folding the whole log.
  */
@@ -58,6 +59,7 @@ export function latestWindow(
     "session.modeChanged",
     "session.modelChanged",
     "todos.updated",
+    "composer.draft",
   ] as const) {
     add(log.latestOfKind(sessionId, kind, first));
   }

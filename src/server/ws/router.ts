@@ -1,5 +1,6 @@
 import type { WebSocket } from "ws";
 import {
+  type AutoContinueTimings,
   type ClientFrame,
   type ErrorCode,
   type ModelInfo,
@@ -32,6 +33,8 @@ export interface RouterDeps {
   clock: Clock;
   /** The models a session may use; the first is not special. */
   listModels: () => ModelInfo[] | Promise<ModelInfo[]>;
+  /** A2: told to the page so its settings describe the real timings. */
+  timings: AutoContinueTimings;
   /** M1/M3: resolves what the user picked to the canonical ref to store, or says why not. */
   chooseModel?: (
     sessionId: string,
@@ -43,6 +46,7 @@ export interface RouterDeps {
 const summaryNeutral = new Set<SessionEntry["kind"]>([
   "interaction.draft",
   "interaction.countdown",
+  "composer.draft",
 ]);
 
 class FrameError extends Error {
@@ -131,6 +135,21 @@ export class WsRouter {
         return this.history(client, frame);
       case "prompt":
         sessions.prompt(frame.sessionId, frame.text);
+        // W14: what was sent is no longer a draft.
+        sessions.saveComposerDraft(frame.sessionId, "");
+        return;
+      case "composer.draft":
+        sessions.saveComposerDraft(frame.sessionId, frame.text);
+        return;
+      case "session.rename":
+        sessions.rename(frame.sessionId, frame.title);
+        this.upsertNow(frame.sessionId);
+        return;
+      case "session.delete":
+        await sessions.delete(frame.sessionId);
+        this.dirtySummaries.delete(frame.sessionId);
+        this.clients.forgetSession(frame.sessionId);
+        this.clients.toAll({ type: "session.removed", sessionId: frame.sessionId });
         return;
       case "turn.cancel":
         sessions.cancelTurn(frame.sessionId);
@@ -223,6 +242,7 @@ export class WsRouter {
       settings: this.deps.settings.get(),
       sessions: this.deps.sessions.summaries(),
       models,
+      timings: this.deps.timings,
     });
     for (const point of frame.resume ?? []) {
       const session = this.deps.log.getSession(point.sessionId);

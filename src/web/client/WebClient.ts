@@ -8,7 +8,9 @@ import type {
   ServerFrame,
   SettingsPatch,
 } from "../../protocol/index.ts";
+import { connectionLost, flushOutbox, outboxKey, recordFrame } from "../store/outbox.ts";
 import type { AppState } from "../store/store.ts";
+import type { ConnectionStatus } from "../store/types.ts";
 
 export interface FrameSender {
   send(frame: ClientFrame): boolean;
@@ -25,6 +27,8 @@ const FATAL_ERRORS = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
  * these methods; they never build frames or touch the socket themselves.
  */
 export class WebClient {
+  private serial = 0;
+
   constructor(
     private readonly store: StoreApi<AppState>,
     private readonly sender: FrameSender,
@@ -35,6 +39,12 @@ export class WebClient {
     const now = this.options.now?.() ?? Date.now();
     const outgoing = this.store.getState().applyFrame(frame, now);
     for (const next of outgoing) this.sender.send(next);
+    // W7: hello's resume is handled by now; what was held goes out behind it.
+    if (frame.type === "welcome") {
+      this.store.setState((state) => ({
+        outbox: flushOutbox(state.outbox, (held) => this.sender.send(held)),
+      }));
+    }
     if (frame.type === "error" && FATAL_ERRORS.has(frame.code)) {
       this.options.onFatal?.(frame.message);
     }
@@ -42,6 +52,27 @@ export class WebClient {
 
   send(frame: ClientFrame): boolean {
     return this.sender.send(frame);
+  }
+
+  /** Every status change of the socket; a lost connection may have swallowed sent frames. */
+  connectionChanged(status: ConnectionStatus): void {
+    const state = this.store.getState();
+    state.setConnectionStatus(status);
+    if (status.status !== "open") this.store.setState({ outbox: connectionLost(state.outbox) });
+  }
+
+  /**
+   * W7: a frame the person made. It goes out now, or is held until the connection is back;
+   * either way it is taken, so this returns true. Frames with receipts stay in the outbox until
+   * theirs arrives.
+   */
+  private deliver(frame: ClientFrame): true {
+    const online = this.store.getState().connection.status === "open";
+    const sent = online && this.sender.send(frame);
+    this.serial += 1;
+    const key = outboxKey(frame, this.serial);
+    this.store.setState((state) => ({ outbox: recordFrame(state.outbox, key, frame, sent) }));
+    return true;
   }
 
   /** Selects a session and asks for what this client lacks of it. */
@@ -78,7 +109,22 @@ export class WebClient {
   }
 
   prompt(sessionId: string, text: string): boolean {
-    return this.send({ type: "prompt", sessionId, text });
+    return this.deliver({ type: "prompt", sessionId, text });
+  }
+
+  /** W14: the message box's draft, kept by the server so a reload or another tab finds it. */
+  saveComposerDraft(sessionId: string, text: string): boolean {
+    return this.deliver({ type: "composer.draft", sessionId, text });
+  }
+
+  /** W15: every tab hears the new title as a `session.upserted`. */
+  renameSession(sessionId: string, title: string): boolean {
+    return this.send({ type: "session.rename", sessionId, title });
+  }
+
+  /** W15: the server confirms with `session.removed` to every tab, this one included. */
+  deleteSession(sessionId: string): boolean {
+    return this.send({ type: "session.delete", sessionId });
   }
 
   setMode(sessionId: string, mode: ModeName): boolean {
@@ -94,26 +140,26 @@ export class WebClient {
   }
 
   answer(interactionId: string, answers: QuestionAnswers): boolean {
-    return this.send({ type: "interaction.answer", interactionId, answers });
+    return this.deliver({ type: "interaction.answer", interactionId, answers });
   }
 
   lateAnswer(interactionId: string, answers: QuestionAnswers): boolean {
-    return this.send({ type: "interaction.lateAnswer", interactionId, answers });
+    return this.deliver({ type: "interaction.lateAnswer", interactionId, answers });
   }
 
   cancelInteraction(interactionId: string): boolean {
-    return this.send({ type: "interaction.cancel", interactionId });
+    return this.deliver({ type: "interaction.cancel", interactionId });
   }
 
   touch(interactionId: string): boolean {
-    return this.send({ type: "interaction.touch", interactionId });
+    return this.deliver({ type: "interaction.touch", interactionId });
   }
 
   saveDraft(interactionId: string, draft: QuestionDraft): boolean {
-    return this.send({ type: "interaction.draft", interactionId, draft });
+    return this.deliver({ type: "interaction.draft", interactionId, draft });
   }
 
   decide(interactionId: string, decision: PermissionDecision): boolean {
-    return this.send({ type: "interaction.decide", interactionId, decision });
+    return this.deliver({ type: "interaction.decide", interactionId, decision });
   }
 }

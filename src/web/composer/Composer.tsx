@@ -6,9 +6,11 @@ import { useSessionModel } from "../models/useSessionModel.ts";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
 import { nextModeInCycle } from "./cycleMode.ts";
+import { HeldMessages } from "./HeldMessages.tsx";
 import { MODE_CYCLE_HINT_ID, ModeChip } from "./ModeChip.tsx";
 import { parseComposerInput } from "./parseComposerInput.ts";
 import { useSessionCompletion } from "./sessionCompletionMenu.tsx";
+import { useComposerDraft } from "./useComposerDraft.ts";
 import { useSessionMode } from "./useSessionMode.ts";
 
 export const COMPOSER_INPUT_ID = "composer-input";
@@ -23,7 +25,9 @@ export function Composer({
 }) {
   const { t } = useTranslation();
   const client = useClient();
-  const [text, setText] = useState("");
+  const { text, setText, clear } = useComposerDraft(sessionId, (draft) =>
+    client.saveComposerDraft(sessionId, draft),
+  );
   const [problem, setProblem] = useState<ComposerProblem | null>(null);
   const online = useAppStore((s) => s.connection.status === "open");
   const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
@@ -32,11 +36,11 @@ export function Composer({
   const mode = useSessionMode(sessionId);
   const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
 
+  // W7: a message typed offline is held and sent on reconnect; commands need the connection.
   const submit = () => {
-    if (!online) return;
     const outcome = runComposerInput(parseComposerInput(text), sessionId, client);
     if (outcome.sent) {
-      setText("");
+      clear();
       setProblem(null);
     } else {
       setProblem(outcome.problem ?? null);
@@ -102,6 +106,7 @@ export function Composer({
         onKeyDown={onKeyDown}
       />
       {completion.menu}
+      <HeldMessages sessionId={sessionId} />
       {problem ? (
         <p className="composer-problem" role="alert">
           {problem.vars ? t(problem.key, problem.vars) : t(problem.key)}
@@ -127,12 +132,7 @@ export function Composer({
             {t("composer.stop")}
           </button>
         ) : null}
-        <button
-          type="submit"
-          className="btn btn--primary"
-          data-testid="composer-send"
-          disabled={!online}
-        >
+        <button type="submit" className="btn btn--primary" data-testid="composer-send">
           {t("composer.send")}
         </button>
       </div>

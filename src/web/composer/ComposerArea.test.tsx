@@ -1,9 +1,15 @@
 // @vitest-environment jsdom
-import { act, screen } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../protocol/index.ts";
-import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
+import {
+  created,
+  questionRequest,
+  snapshotFrame,
+  stored,
+  welcomeFrame,
+} from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 import { ComposerArea } from "./ComposerArea.tsx";
 
@@ -53,13 +59,39 @@ describe("Composer", () => {
     expect(input).toHaveValue("/frobnicate");
   });
 
-  it("[W3] sends nothing while disconnected and keeps what was typed", async () => {
+  it("[W7] holds a message sent while disconnected, shows it waiting, and sends it once on reconnect", async () => {
     const user = userEvent.setup();
-    const { input, sent } = renderComposer([], false);
+    const { input, sent, client, link } = renderComposer([], false);
     await user.type(input, "hello{Enter}");
     expect(sent).toEqual([]);
-    expect(input).toHaveValue("hello");
-    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    expect(input).toHaveValue("");
+    expect(screen.getByTestId("held-messages")).toHaveTextContent("hello");
+
+    link.up = true;
+    act(() => client.receive(welcomeFrame()));
+    expect(sent).toEqual([{ type: "prompt", sessionId: "s1", text: "hello" }]);
+    expect(screen.queryByTestId("held-messages")).toBeNull();
+    act(() => client.receive(welcomeFrame()));
+    expect(sent).toHaveLength(1);
+  });
+
+  it("[W7] refuses a command while disconnected, with the reason, and keeps the text", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer([], false);
+    await user.type(input, "/mode yolo{Enter}");
+    expect(sent).toEqual([]);
+    expect(screen.getByRole("alert")).toHaveTextContent("Not sent: the connection is down.");
+    expect(input).toHaveValue("/mode yolo");
+  });
+
+  it("[W14] starts from the server's draft and saves what is typed as the new draft", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer([{ kind: "composer.draft", text: "half" }]);
+    expect(input).toHaveValue("half");
+    await user.type(input, " done");
+    await waitFor(() =>
+      expect(sent).toEqual([{ type: "composer.draft", sessionId: "s1", text: "half done" }]),
+    );
   });
 
   it("[P1] shows the current mode, plan over the permission mode", () => {
@@ -112,6 +144,60 @@ describe("Composer", () => {
     await user.click(screen.getByRole("button", { name: "Chat about it" }));
     expect(sent).toContainEqual({ type: "interaction.cancel", interactionId: "r1" });
     expect(input).toHaveFocus();
+  });
+
+  it("[W7] an Approve clicked offline is held, sent once on reconnect, and a rejection re-arms the card", async () => {
+    const user = userEvent.setup();
+    const review = {
+      ...questionRequest("r1"),
+      toolName: "ExitPlanMode",
+      questions: [
+        {
+          question: "Shall I carry out this plan?",
+          header: "Plan",
+          multiSelect: false,
+          detail: "## Steps\n\n1. migrate",
+          intent: { kind: "plan-review" as const, approve: "Approve" },
+          options: [
+            { label: "Approve", description: "Start editing" },
+            { label: "Refuse", description: "Stay in plan mode" },
+          ],
+        },
+      ],
+    };
+    const { sent, client, link } = renderComposer(
+      [{ kind: "interaction.requested", request: review }],
+      false,
+    );
+    expect(screen.getByTestId("offline-hint")).toHaveTextContent("Offline");
+    const approve = screen.getByRole("button", { name: "Approve" });
+    await user.click(approve);
+    expect(sent).toEqual([]);
+    expect(approve).toBeDisabled();
+    expect(screen.getByTestId("offline-hint")).toHaveTextContent("will be sent when reconnected");
+
+    link.up = true;
+    act(() => client.receive(welcomeFrame()));
+    const answer = {
+      type: "interaction.answer",
+      interactionId: "r1",
+      answers: { "Shall I carry out this plan?": { labels: ["Approve"] } },
+    };
+    expect(sent).toEqual([answer]);
+    expect(screen.queryByTestId("offline-hint")).toBeNull();
+    act(() => client.receive(welcomeFrame()));
+    expect(sent).toEqual([answer]);
+
+    act(() =>
+      client.receive({
+        type: "receipt",
+        interactionId: "r1",
+        ok: false,
+        code: "ALREADY_ANSWERED",
+        message: "this interaction is already resolved",
+      }),
+    );
+    expect(screen.getByRole("button", { name: "Approve" })).toBeEnabled();
   });
 
   it("[X3] says so when another tab settles the question shown here", () => {

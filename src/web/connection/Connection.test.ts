@@ -209,4 +209,42 @@ describe("Connection", () => {
     expect(h.statuses.at(-1)).toEqual({ status: "closed", reason: "unauthorized" });
     expect(h.scheduled).toHaveLength(0);
   });
+  it("[W8] stops retrying and says the token was refused when the server turns the tab's cookie away", async () => {
+    const checks: string[] = [];
+    const h = harness({
+      checkAccess: async () => {
+        checks.push("asked");
+        return checks.length === 1 ? "unreachable" : "refused";
+      },
+    });
+    h.connection.start();
+    h.latest().drop();
+    await Promise.resolve();
+    await Promise.resolve();
+    // The server is down: the tab keeps trying.
+    expect(h.statuses.at(-1)).toMatchObject({ status: "reconnecting", attempt: 1 });
+    h.fireRetry();
+    h.latest().drop();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(h.statuses.at(-1)).toEqual({ status: "refused" });
+    expect(h.scheduled).toEqual([]);
+    expect(h.sockets).toHaveLength(2);
+  });
+
+  it("[W8] does not ask about access when an open connection drops (a restart, not a refusal)", async () => {
+    let asked = 0;
+    const h = harness({
+      checkAccess: async () => {
+        asked += 1;
+        return "refused";
+      },
+    });
+    h.connection.start();
+    h.latest().open();
+    h.latest().drop();
+    await Promise.resolve();
+    expect(asked).toBe(0);
+    expect(h.statuses.at(-1)).toMatchObject({ status: "reconnecting" });
+  });
 });

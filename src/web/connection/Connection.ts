@@ -33,6 +33,11 @@ export interface ConnectionOptions {
   resume(): ResumePoint[];
   onFrame(frame: ServerFrame): void;
   onStatus(status: ConnectionStatus): void;
+  /**
+   * W8: asked after an attempt that never opened. A browser cannot read why an upgrade failed,
+   * so this asks the server over HTTP: "refused" ends the retries for good.
+   */
+  checkAccess?: () => Promise<AccessCheck>;
   now?: () => number;
   random?: () => number;
   timers?: Timers;
@@ -43,6 +48,8 @@ export interface ConnectionOptions {
 }
 
 const OPEN = 1;
+
+export type AccessCheck = "ok" | "refused" | "unreachable";
 
 /** `/ws` on the page's own origin; the auth cookie rides along with the upgrade. */
 export function socketUrl(location: Pick<Location, "protocol" | "host">): string {
@@ -137,12 +144,32 @@ export class Connection {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      const opened = this.openedAt !== null;
       if (this.openedAt !== null && this.now() - this.openedAt >= this.stableAfterMs) {
         this.attempt = 0;
       }
       this.openedAt = null;
-      if (!this.stopped) this.scheduleReconnect();
+      if (this.stopped) return;
+      const check = this.options.checkAccess;
+      if (opened || !check) {
+        this.scheduleReconnect();
+        return;
+      }
+      check().then(
+        (access) => this.afterAccessCheck(access),
+        () => this.afterAccessCheck("unreachable"),
+      );
     };
+  }
+
+  private afterAccessCheck(access: AccessCheck): void {
+    if (this.stopped || this.socket !== null || this.retryHandle !== null) return;
+    if (access === "refused") {
+      this.stopped = true;
+      this.options.onStatus({ status: "refused" });
+      return;
+    }
+    this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {

@@ -15,6 +15,8 @@ function useStatusText(connection: Status): string {
       return connection.reason
         ? t("connection.closed", { reason: connection.reason })
         : t("connection.closedUnknown");
+    case "refused":
+      return t("connection.refused");
   }
 }
 
@@ -34,10 +36,23 @@ export function ConnectionStatus() {
   );
 }
 
+/** W8: a token the server no longer takes: say so once, and how to get back in. */
+function RefusedBanner() {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="banner banner--error" data-testid="access-refused">
+      <p>
+        <strong>{t("connection.refusedTitle")}</strong> {t("connection.refusedHowTo")}
+      </p>
+    </div>
+  );
+}
+
 /** W3: a lost link is announced in the main column until it is back. */
 export function ConnectionBanner() {
   const connection = useAppStore((s) => s.connection);
   const text = useStatusText(connection);
+  if (connection.status === "refused") return <RefusedBanner />;
   const show = connection.status === "reconnecting" || connection.status === "closed";
   return (
     <div role="status" className={show ? "banner" : "sr-only"}>

@@ -9,6 +9,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft, QuestionRequest } from "../../protocol/index.ts";
+import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import {
   answersOf,
@@ -337,6 +338,7 @@ export function GenericQuestionFlow({
         </fieldset>
       )}
 
+      <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
       <footer className="qcard-actions">

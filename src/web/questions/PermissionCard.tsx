@@ -1,6 +1,7 @@
 import { useId, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/index.ts";
+import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { PlanChanges } from "./PlanChanges.tsx";
 import { type PermissionEffect, permissionEffectOf } from "./permissionEffect.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
@@ -67,6 +68,7 @@ export function PermissionCard({ request, receipt, onDecide }: PermissionCardPro
           )}
         </section>
       )}
+      <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
       <div className="qcard-actions">
         <button type="button" className="qbtn" disabled={latched} onClick={() => decide("deny")}>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
+import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
@@ -184,6 +185,7 @@ export function PlanReviewPanel({
         </div>
       )}
 
+      <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
       <div className="qcard-actions">

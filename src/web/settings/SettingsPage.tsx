@@ -6,6 +6,7 @@ import { useClient } from "../client/ClientContext.tsx";
 import { switchLanguage } from "../i18n/i18n.ts";
 import { isLanguage, LANGUAGES } from "../i18n/language.ts";
 import { useAppStore } from "../store/store.ts";
+import { formatDuration } from "./formatDuration.ts";
 import "./settings.css";
 
 const THEMES: Settings["theme"][] = ["system", "light", "dark"];
@@ -24,6 +25,7 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
   const client = useClient();
   const settings = useAppStore((s) => s.settings);
   const online = useAppStore((s) => s.connection.status === "open");
+  const timings = useAppStore((s) => s.timings);
   const ids = { auto: useId(), autoHelp: useId(), language: useId(), theme: useId() };
 
   return (
@@ -45,7 +47,12 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
                 {t("autoContinue.label")}
               </span>
               <p id={ids.autoHelp} className="setting-help">
-                {t("autoContinue.description")}
+                {timings
+                  ? t("autoContinue.description", {
+                      grace: formatDuration(timings.graceMs, i18n.language),
+                      deadline: formatDuration(timings.deadlineMs, i18n.language),
+                    })
+                  : t("autoContinue.descriptionUntimed")}
               </p>
             </div>
             <button

@@ -415,3 +415,75 @@ describe("applyServerFrame: the latest part of a long log", () => {
     expect(view.pending.map((p) => p.request.interactionId)).toEqual(["q_open"]);
   });
 });
+
+describe("applyServerFrame: sessions going away, drafts and timings", () => {
+  it("[W15] drops a removed session everywhere: list, view, selection and held messages", () => {
+    const start = initial();
+    const { state } = fold([
+      welcomeFrame({ sessions: [summary("s1"), summary("s2")] }),
+      snapshotFrame("s1", [stored(1, created)]),
+    ]);
+    const held = {
+      ...state,
+      selectedSessionId: "s1",
+      outbox: {
+        items: [
+          {
+            key: "#1",
+            frame: { type: "prompt" as const, sessionId: "s1", text: "hi" },
+            receiptsAhead: null,
+          },
+        ],
+        owed: {},
+      },
+    };
+    const { state: after } = fold([{ type: "session.removed", sessionId: "s1" }], held);
+    expect(Object.keys(after.sessions)).toEqual(["s2"]);
+    expect(after.views.s1).toBeUndefined();
+    expect(after.selectedSessionId).toBeNull();
+    expect(after.outbox.items).toEqual([]);
+    expect(start.timings).toBeNull();
+  });
+
+  it("[W14] folds the message box's latest draft into the session view", () => {
+    const { state } = fold([
+      snapshotFrame("s1", [
+        stored(1, created),
+        stored(2, { kind: "composer.draft", text: "first" }),
+        stored(3, { kind: "composer.draft", text: "second" }),
+      ]),
+    ]);
+    expect(state.views.s1?.composerDraft).toBe("second");
+  });
+
+  it("[A2] keeps the server's auto-continue timings from welcome", () => {
+    const { state } = fold([welcomeFrame({ timings: { graceMs: 2_000, deadlineMs: 9_000 } })]);
+    expect(state.timings).toEqual({ graceMs: 2_000, deadlineMs: 9_000 });
+  });
+
+  it("[W7] a receipt settles the sent action it answers", () => {
+    const state = {
+      ...initial(),
+      outbox: {
+        items: [
+          {
+            key: "action:int_1",
+            frame: { type: "interaction.cancel" as const, interactionId: "int_1" },
+            receiptsAhead: 0,
+          },
+        ],
+        owed: { int_1: 1 },
+      },
+    };
+    const { state: after } = fold(
+      [{ type: "receipt", interactionId: "int_1", ok: false, code: "ALREADY_ANSWERED" }],
+      state,
+    );
+    expect(after.outbox).toEqual({ items: [], owed: {} });
+    expect(after.receipts.int_1).toEqual({
+      ok: false,
+      code: "ALREADY_ANSWERED",
+      message: undefined,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import type { ClientFrame, ServerFrame, SessionSummary } from "../../protocol/index.ts";
+import { dropSession, receiptArrived } from "./outbox.ts";
 import {
   applyDelta,
   applyEntries,
@@ -49,6 +50,7 @@ export function applyServerFrame<S extends WebData>(
         sessions,
         models: frame.models,
         settings: frame.settings,
+        timings: frame.timings,
         selectedSessionId: keepSelection ? selected : null,
       };
       // The selected session, loaded or not, was in hello's resume points: nothing to ask.
@@ -100,6 +102,21 @@ export function applyServerFrame<S extends WebData>(
     }
     case "session.upserted":
       return { state: withSession(state, frame.session), outgoing: [] };
+    case "session.removed": {
+      const { [frame.sessionId]: _gone, ...sessions } = state.sessions;
+      const { [frame.sessionId]: _view, ...views } = state.views;
+      const selected = state.selectedSessionId === frame.sessionId ? null : state.selectedSessionId;
+      return {
+        state: {
+          ...state,
+          sessions,
+          views,
+          selectedSessionId: selected,
+          outbox: dropSession(state.outbox, frame.sessionId),
+        },
+        outgoing: [],
+      };
+    }
     case "settings.changed":
       return { state: { ...state, settings: frame.settings }, outgoing: [] };
     case "assistant.delta": {
@@ -112,7 +129,11 @@ export function applyServerFrame<S extends WebData>(
         ? { ok: true as const }
         : { ok: false as const, code: frame.code, message: frame.message };
       return {
-        state: { ...state, receipts: { ...state.receipts, [frame.interactionId]: receipt } },
+        state: {
+          ...state,
+          receipts: { ...state.receipts, [frame.interactionId]: receipt },
+          outbox: receiptArrived(state.outbox, frame.interactionId),
+        },
         outgoing: [],
       };
     }

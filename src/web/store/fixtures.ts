@@ -46,6 +46,7 @@ export function welcomeFrame(overrides: Partial<Extract<ServerFrame, { type: "we
     settings: { autoContinue: true, theme: "system" },
     sessions: [],
     models: [],
+    timings: { graceMs: 60_000, deadlineMs: 300_000 },
     ...overrides,
   } satisfies ServerFrame;
 }

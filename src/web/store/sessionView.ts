@@ -17,6 +17,7 @@ export function emptySessionView(sessionId: string): SessionView {
     streaming: "",
     running: false,
     resyncing: false,
+    composerDraft: "",
   };
 }
 
@@ -42,6 +43,8 @@ function foldEntry(view: SessionView, stored: StoredEntry, entries: StoredEntry[
       return { ...next, model: entry.model };
     case "todos.updated":
       return { ...next, todos: entry.todos };
+    case "composer.draft":
+      return { ...next, composerDraft: entry.text };
     case "turn.started":
       return { ...next, running: true, streaming: "" };
     case "turn.ended":

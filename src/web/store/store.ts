@@ -2,6 +2,7 @@ import { useStore } from "zustand";
 import { createStore, type StateCreator } from "zustand/vanilla";
 import { type ClientFrame, DEFAULT_SETTINGS, type ServerFrame } from "../../protocol/index.ts";
 import { applyServerFrame } from "./applyServerFrame.ts";
+import { EMPTY_OUTBOX } from "./outbox.ts";
 import type {
   ConnectionSlice,
   SessionsSlice,
@@ -29,6 +30,8 @@ const createConnectionSlice: Slice<ConnectionSlice> = (set) => ({
   connection: { status: "connecting" },
   clockOffsetMs: 0,
   lastError: null,
+  outbox: EMPTY_OUTBOX,
+  timings: null,
   setConnectionStatus: (connection) => set({ connection }),
   dismissError: () => set({ lastError: null }),
 });

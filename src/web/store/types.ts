@@ -1,4 +1,5 @@
 import type {
+  AutoContinueTimings,
   EarlierHistory,
   ErrorCode,
   ExecutionMode,
@@ -11,6 +12,7 @@ import type {
   TodoItem,
 } from "../../protocol/index.ts";
 import type { PendingInteraction, ReceiptView } from "../questions/types.ts";
+import type { Outbox } from "./outbox.ts";
 
 export type { PendingInteraction, ReceiptView };
 
@@ -18,7 +20,9 @@ export type ConnectionStatus =
   | { status: "connecting" }
   | { status: "open"; clockOffsetMs: number }
   | { status: "reconnecting"; attempt: number; retryAt: number }
-  | { status: "closed"; reason: string };
+  | { status: "closed"; reason: string }
+  /** W8: the server no longer accepts this tab's token (it was rotated); retrying cannot help. */
+  | { status: "refused" };
 
 export interface ResolvedInteraction {
   outcome: InteractionOutcome;
@@ -48,6 +52,8 @@ export interface SessionView {
   running: boolean;
   /** A gap was seen and a session.open is on its way; further gaps wait for it. */
   resyncing: boolean;
+  /** W14: the message box's draft as the server keeps it; "" when none. */
+  composerDraft: string;
 }
 
 export interface ServerError {
@@ -63,6 +69,10 @@ export interface ConnectionSlice {
   /** Last known serverNow − Date.now(); kept across reconnects so countdowns keep drawing. */
   clockOffsetMs: number;
   lastError: ServerError | null;
+  /** W7: frames made while offline, and sent ones whose receipt has not come yet. */
+  outbox: Outbox;
+  /** A2: the server's auto-continue timings, from welcome; null before the first one. */
+  timings: AutoContinueTimings | null;
   setConnectionStatus(status: ConnectionStatus): void;
   dismissError(): void;
 }
@@ -98,6 +108,8 @@ export interface WebData {
   connection: ConnectionStatus;
   clockOffsetMs: number;
   lastError: ServerError | null;
+  outbox: Outbox;
+  timings: AutoContinueTimings | null;
   sessions: Record<string, SessionSummary>;
   models: ModelInfo[];
   selectedSessionId: string | null;

@@ -19,11 +19,13 @@ export function renderShell(
   resetStore();
   const sent: ClientFrame[] = [];
   const online = options.online ?? true;
+  /** Set `up` to let frames through again, e.g. before a test delivers a welcome (W7). */
+  const link = { up: online };
   const client = new WebClient(
     appStore,
     {
       send: (frame) => {
-        if (!online) return false;
+        if (!link.up) return false;
         sent.push(frame);
         return true;
       },
@@ -39,5 +41,5 @@ export function renderShell(
       <ClientProvider client={client}>{ui}</ClientProvider>
     </I18nextProvider>,
   );
-  return { ...result, sent, client, i18n, store: appStore };
+  return { ...result, sent, client, i18n, store: appStore, link };
 }

@@ -66,7 +66,7 @@ describe("the bundled demo scenario", () => {
 
   const entries = (id: string): SessionEntry[] => log.entriesAfter(id, 0).map((s) => s.entry);
 
-  it("[P2][I3][P8] a task walks the whole plan lane: plan mode, a question, a plan review, then a todo list and an approved write", async () => {
+  it("[P2][I3][P8][T6] a task walks the whole plan lane: plan mode, a question, a plan review, then a todo list and an approved write, and the list ends done", async () => {
     const { id } = manager.create();
     manager.prompt(id, "add a notes file for newcomers");
     const question = await waitForEntry(log, id, "interaction.requested");
@@ -109,11 +109,21 @@ describe("the bundled demo scenario", () => {
     expect(readFileSync(join(workspace, "plangate-demo.md"), "utf8")).toMatch(/^# Welcome/);
     const all = entries(id);
     expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
-    expect(all.find((e) => e.kind === "todos.updated")).toBeDefined();
-    const last = all.filter((e) => e.kind === "assistant.message").at(-1);
-    expect(last?.kind === "assistant.message" && last.text).toMatch(
-      /^## Done[\s\S]*Created plangate-demo\.md/,
+    const messages = all.filter((e) => e.kind === "assistant.message");
+    expect(messages.at(-2)?.kind === "assistant.message" && messages.at(-2)?.text).toMatch(
+      /Created plangate-demo\.md/,
     );
+    expect(messages.at(-1)?.kind === "assistant.message" && messages.at(-1)?.text).toMatch(
+      /^## Done/,
+    );
+    // The list ends done when the agent says it is done.
+    const lists = all.filter((e) => e.kind === "todos.updated");
+    const finalList = lists.at(-1);
+    expect(finalList?.kind === "todos.updated" && finalList.todos.map((t) => t.status)).toEqual([
+      "completed",
+      "completed",
+      "completed",
+    ]);
     expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 

@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+import { act, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { summary, welcomeFrame } from "../store/fixtures.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+import { SessionList } from "./SessionList.tsx";
+
+function renderList() {
+  return renderShell(<SessionList />, {
+    frames: [welcomeFrame({ sessions: [summary("s1", { title: "Price cache" })] })],
+  });
+}
+
+describe("SessionList", () => {
+  it("[W15] renames in place: Enter sends the trimmed title, Escape leaves it as it was", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderList();
+    await user.click(screen.getByRole("button", { name: "Rename “Price cache”" }));
+    const input = screen.getByRole("textbox", { name: "New title for the session" });
+    expect(input).toHaveFocus();
+    await user.clear(input);
+    await user.type(input, "  Lookup cache {Enter}");
+    expect(sent).toEqual([{ type: "session.rename", sessionId: "s1", title: "Lookup cache" }]);
+    expect(screen.getByTestId("session-item")).toHaveFocus();
+
+    await user.click(screen.getByRole("button", { name: "Rename “Price cache”" }));
+    await user.type(screen.getByRole("textbox"), "something else{Escape}");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("[W15] asks before deleting, and sends nothing when the person keeps the session", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderList();
+    await user.click(screen.getByRole("button", { name: "Delete “Price cache”" }));
+    const dialog = screen.getByRole("alertdialog");
+    expect(dialog).toHaveTextContent("Delete “Price cache”?");
+    expect(screen.getByRole("button", { name: "Keep it" })).toHaveFocus();
+    await user.click(screen.getByRole("button", { name: "Keep it" }));
+    expect(sent).toEqual([]);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: "Delete “Price cache”" }));
+    await user.click(screen.getByRole("button", { name: "Delete" }));
+    expect(sent).toEqual([{ type: "session.delete", sessionId: "s1" }]);
+  });
+
+  it("[W15] offers no rename or delete while offline", () => {
+    const { store } = renderList();
+    act(() =>
+      store.getState().setConnectionStatus({ status: "reconnecting", attempt: 1, retryAt: 0 }),
+    );
+    expect(screen.getByRole("button", { name: "Rename “Price cache”" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Delete “Price cache”" })).toBeDisabled();
+  });
+});
