@@ -152,6 +152,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         return providerIdOf(ref) === "scripted" ? undefined : providerFor(ref);
       },
       ...(options.catalog ? { catalog: options.catalog } : {}),
+      hiddenFrom: permissionService.hiddenFrom,
+      secrets: () => plangateSecrets(token, options.catalog),
     }),
   });
   const catalog = options.catalog;
@@ -233,6 +235,22 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       return closing;
     },
   };
+}
+
+/** R9: the values no tool may return: the access token and every model key plangate can use. */
+async function plangateSecrets(
+  token: string,
+  catalog: ConfiguredModelCatalog | undefined,
+): Promise<string[]> {
+  const secrets = [token];
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/API_KEY$/i.test(name) && value) secrets.push(value);
+  }
+  const setup = await catalog?.load().catch(() => undefined);
+  for (const connection of setup?.connections.values() ?? []) {
+    if (connection.apiKey) secrets.push(connection.apiKey);
+  }
+  return secrets;
 }
 
 /** R7: the route the router matched decides, never the raw spelling of the path. */

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContract } from "./contract.ts";
+import { hiddenFor } from "./fileAccess.ts";
 import { matchFiles, patternEscapes } from "./walk.ts";
 import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
 
@@ -42,7 +43,10 @@ export const globTool: ToolContract<GlobInput> = {
         isError: true,
       };
     }
-    const files = await matchFiles(context.workspace, base, input.pattern, context.signal);
+    const hidden = hiddenFor(context, globTool.name);
+    const files = (await matchFiles(context.workspace, base, input.pattern, context.signal)).filter(
+      (file) => !hidden(file),
+    );
     if (files.length === 0) return { output: `No files match ${input.pattern}.` };
     const shown = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.workspace, file));
     const more = files.length - shown.length;
