@@ -21,12 +21,14 @@ import { PermissionService } from "../permissions/service.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
+import { lockDatabase } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { SettingsStore } from "../store/settingsStore.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
 import { TodoStore } from "../todos/todoStore.ts";
+import { removeAbandonedTempFiles } from "../tools/atomicWrite.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
@@ -113,7 +115,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
   const listModels = options.listModels ?? (() => [fallbackInfo]);
 
-  const db = openDatabase(options.dbPath);
+  // R11 before R13: the lock is taken before the database is opened, let alone changed.
+  const lock = lockDatabase(options.dbPath);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(options.dbPath);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const log = new SessionLog(db, clock);
   const settings = new SettingsStore(db);
   const interactions = createInteractionRegistry({
@@ -208,14 +218,20 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
+    lock.recordPort(port);
   } catch (error) {
     router.close();
     mcp.close();
     await sessions.close();
     await app.close();
     db.close();
+    lock.release();
     throw error;
   }
+  // R13: in the background, so a large workspace does not delay the start.
+  const cleanup = removeAbandonedTempFiles(workspace).catch((error: unknown) => {
+    console.warn(`plangate: could not clean up temp files: ${(error as Error).message}`);
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -230,7 +246,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         mcp.close();
         await sessions.close();
         await app.close();
+        await cleanup;
         db.close();
+        lock.release();
       })();
       return closing;
     },
