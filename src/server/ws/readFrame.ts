@@ -11,7 +11,7 @@ const knownTypes: ReadonlySet<unknown> = ClientFrame._zod.propValues.type ?? new
  * an answer covers a few questions); validating a megabyte of tiny invalid values, and
  * describing every one, would hold the server for seconds.
  */
-export const MAX_FRAME_VALUES = 5_000;
+export const MAX_FRAME_VALUES = 2_000;
 /** R12: an error frame names the first few problems, never all of a hostile frame's. */
 const MAX_REPORTED_ISSUES = 10;
 
