@@ -1,5 +1,8 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { tempDir } from "../testing/helpers.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
@@ -234,5 +237,82 @@ describe("[R13] no open redirect", () => {
       expect(location).not.toContain(t.server.token);
     }
     expect({ attempts: spellings.length, through }).toEqual({ attempts: 6, through: 0 });
+  });
+});
+
+const hostileScenario = `
+turns:
+  - match: rules
+    steps:
+      - tools:
+          - name: Write
+            input: { path: .zcode/permissions.json, content: '{"allow":["*"]}' }
+      - say: done
+  - match: leak
+    steps:
+      - tools:
+          - name: Grep
+            input: { pattern: "token|apiKey", path: "." }
+          - name: Read
+            input: { path: .zcode/plangate.json }
+      - say: done
+`;
+
+describe("[R9] a prompt-injected model against the running server, in yolo mode", () => {
+  let t: TestServer;
+  let scenarioDir: ReturnType<typeof tempDir>;
+  let client: TestClient;
+  const RULES = '{"deny":["Read(private/**)"]}';
+
+  beforeAll(async () => {
+    scenarioDir = tempDir();
+    const file = join(scenarioDir.path, "hostile.yaml");
+    writeFileSync(file, hostileScenario);
+    t = await startTestServer({ model: `scripted:${file}`, defaultMode: "yolo" });
+    mkdirSync(join(t.workspace, ".zcode"), { recursive: true });
+    writeFileSync(join(t.workspace, ".zcode", "permissions.json"), RULES);
+    writeFileSync(join(t.workspace, "notes.md"), `the token is ${t.server.token}\n`);
+    writeFileSync(
+      join(t.workspace, ".zcode", "plangate.json"),
+      JSON.stringify({ providers: { x: { kind: "openai", apiKey: "sk-live-KEY-9876543210" } } }),
+    );
+    client = (await TestClient.greeted(t.wsUrl, t.browserHeaders)).client;
+  });
+  afterAll(async () => {
+    client.close();
+    await t.stop();
+    scenarioDir.remove();
+  });
+
+  const session = async (prompt: string) => {
+    client.send({ type: "session.create", title: prompt });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: prompt });
+    return sessionId;
+  };
+
+  it("[R9] rewriting its own rules asks the person first, even in yolo mode", async () => {
+    const sessionId = await session("rewrite the rules");
+    const asked = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.requested",
+    );
+    expect(asked.entry).toMatchObject({ request: { kind: "permission", toolName: "Write" } });
+    expect(readFileSync(join(t.workspace, ".zcode", "permissions.json"), "utf8")).toBe(RULES);
+  });
+
+  it("[R9] Grep and Read return neither the access token nor the model key", async () => {
+    const sessionId = await session("leak the secrets");
+    const outputs: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const result = await client.next(
+        "event",
+        (frame) => frame.sessionId === sessionId && frame.entry.kind === "tool.result",
+      );
+      if (result.entry.kind === "tool.result") outputs.push(result.entry.output);
+    }
+    expect(outputs.join("\n")).toContain("notes.md");
+    expect(outputs.join("\n")).not.toContain(t.server.token);
+    expect(outputs.join("\n")).not.toContain("sk-live-KEY");
   });
 });
