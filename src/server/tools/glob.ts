@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContract } from "./contract.ts";
 import { hiddenFor } from "./fileAccess.ts";
-import { matchFiles, patternEscapes } from "./walk.ts";
+import { matchFiles, patternEscapes, patternTooCostly } from "./walk.ts";
 import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
 
 const MAX_RESULTS = 500;
@@ -32,6 +32,13 @@ export const globTool: ToolContract<GlobInput> = {
     if (patternEscapes(input.pattern)) {
       return {
         output: `The pattern "${input.pattern}" reaches outside the search folder. Use a relative pattern without "..".`,
+        isError: true,
+      };
+    }
+    const costly = patternTooCostly(input.pattern);
+    if (costly !== undefined) {
+      return {
+        output: `The pattern "${input.pattern}" has ${costly}; simplify it.`,
         isError: true,
       };
     }

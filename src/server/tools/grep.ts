@@ -5,7 +5,7 @@ import type { ToolContract } from "./contract.ts";
 import { hiddenFor, isSecretFile, redactorFor } from "./fileAccess.ts";
 import { clip, looksBinary, readSample, splitLines } from "./fileText.ts";
 import { secretRefusal } from "./read.ts";
-import { matchFiles, patternEscapes } from "./walk.ts";
+import { matchFiles, patternEscapes, patternTooCostly } from "./walk.ts";
 import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -66,6 +66,10 @@ export const grepTool: ToolContract<GrepInput> = {
         output: `The glob "${input.glob}" reaches outside the search folder.`,
         isError: true,
       };
+    }
+    const costly = input.glob === undefined ? undefined : patternTooCostly(input.glob);
+    if (costly !== undefined) {
+      return { output: `The glob "${input.glob}" has ${costly}; simplify it.`, isError: true };
     }
     const base = await resolveInWorkspace(context.workspace, input.path ?? ".");
     const info = await stat(base).catch(() => undefined);

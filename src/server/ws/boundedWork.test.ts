@@ -4,6 +4,7 @@ import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
+import { globTool } from "../tools/glob.ts";
 import { grepTool } from "../tools/grep.ts";
 
 /** A second client keeps asking for a round trip while `work` runs; the worst wait in ms. */
@@ -147,6 +148,32 @@ describe("[R12] Grep runs in linear time", () => {
       const result = await grepTool.run({ pattern }, context);
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/linear time/);
+    }
+  });
+});
+
+describe("[R12] globs stay cheap", () => {
+  it("[R12] Glob and Grep refuse a glob that would backtrack over a long file name", async () => {
+    const dir = tempDir();
+    try {
+      const workspace = join(realpathSync(dir.path), "ws");
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, "a".repeat(250)), "aaa\n");
+      const context = {
+        sessionId: "sess_glob",
+        workspace,
+        signal: new AbortController().signal,
+        mode: () => ({ permissionMode: "build" as const, planEnabled: false }),
+      };
+      const started = performance.now();
+      const glob = await globTool.run({ pattern: "*a*a*a*a*ab" }, context);
+      const grep = await grepTool.run({ pattern: "a", glob: "**/*a*a*a*a*ab" }, context);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(glob).toMatchObject({ isError: true, output: expect.stringMatching(/simplify/) });
+      expect(grep).toMatchObject({ isError: true, output: expect.stringMatching(/simplify/) });
+      expect((await globTool.run({ pattern: "**/*a*a" }, context)).output).toBe("a".repeat(250));
+    } finally {
+      dir.remove();
     }
   });
 });
