@@ -26,27 +26,21 @@ import { PermissionService } from "../permissions/service.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
+import { lockDatabase } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { SettingsStore } from "../store/settingsStore.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
 import { TodoStore } from "../todos/todoStore.ts";
+import { removeAbandonedTempFiles } from "../tools/atomicWrite.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { WsRouter } from "../ws/router.ts";
-import {
-  credentialOf,
-  FORBIDDEN_PAGE,
-  hostAllowed,
-  NOT_BUILT_PAGE,
-  originAllowed,
-  tokenCookieName,
-  tokensMatch,
-  UNAUTHORIZED_PAGE,
-} from "./auth.ts";
-import { serializeCookie } from "./cookies.ts";
+import { decideAccess, type RouteKind } from "./access.ts";
+import { NOT_BUILT_PAGE } from "./auth.ts";
+import { SECURITY_HEADERS } from "./securityHeaders.ts";
 
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
@@ -128,7 +122,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
   const listModels = options.listModels ?? (() => [fallbackInfo]);
 
-  const db = openDatabase(options.dbPath);
+  // R11 before R13: the lock is taken before the database is opened, let alone changed.
+  const lock = lockDatabase(options.dbPath);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(options.dbPath);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const log = new SessionLog(db, clock);
   const settings = new SettingsStore(db);
   const interactions = createInteractionRegistry({
@@ -167,6 +169,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         return providerIdOf(ref) === "scripted" ? undefined : providerFor(ref);
       },
       ...(options.catalog ? { catalog: options.catalog } : {}),
+      hiddenFrom: permissionService.hiddenFrom,
+      secrets: () => plangateSecrets(token, options.catalog),
     }),
   });
   const catalog = options.catalog;
@@ -230,14 +234,20 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
+    lock.recordPort(port);
   } catch (error) {
     router.close();
     await mcp.close();
     await sessions.close();
     await app.close();
     db.close();
+    lock.release();
     throw error;
   }
+  // R13: in the background, so a large workspace does not delay the start.
+  const cleanup = removeAbandonedTempFiles(workspace).catch((error: unknown) => {
+    console.warn(`plangate: could not clean up temp files: ${(error as Error).message}`);
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -252,61 +262,72 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         await mcp.close();
         await sessions.close();
         await app.close();
+        await cleanup;
         db.close();
+        lock.release();
       })();
       return closing;
     },
   };
 }
 
-/**
- * R1: every request needs the token, from `?token=` once and from the cookie after that; the
- * WebSocket upgrade also needs this server's own Host and (when sent) Origin.
- */
+/** R9: the values no tool may return: the access token and every model key plangate can use. */
+async function plangateSecrets(
+  token: string,
+  catalog: ConfiguredModelCatalog | undefined,
+): Promise<string[]> {
+  const secrets = [token];
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/API_KEY$/i.test(name) && value) secrets.push(value);
+  }
+  const setup = await catalog?.load().catch(() => undefined);
+  for (const connection of setup?.connections.values() ?? []) {
+    if (connection.apiKey) secrets.push(connection.apiKey);
+  }
+  return secrets;
+}
+
+/** R7: the route the router matched decides, never the raw spelling of the path. */
+function routeKind(request: FastifyRequest): RouteKind {
+  const route = request.routeOptions.url;
+  if (route === MCP_PATH) return "agent";
+  if (route === "/ws") return "socket";
+  return "page";
+}
+
 function checkAccess(
   request: FastifyRequest,
   reply: FastifyReply,
   access: { token: string; port: () => number },
 ): FastifyReply | undefined {
-  const port = access.port();
-  const text = (code: number, body: string) =>
-    reply
-      .code(code)
-      .type("text/plain; charset=utf-8")
-      .header("cache-control", "no-store")
-      .send(body);
-  if (!hostAllowed(request.headers.host, port))
-    return text(403, "plangate: unexpected Host header.\n");
-  const url = new URL(request.url, `http://127.0.0.1:${port}`);
-  const credential = credentialOf(url, request.headers.cookie, port);
-  const valid = credential.source !== "none" && tokensMatch(credential.token, access.token);
-
-  if (url.pathname === MCP_PATH) {
-    // X1: an agent, not a browser: the token comes as a bearer header (or ?token=), no cookie dance.
-    if (!originAllowed(request.headers.origin, port))
-      return text(403, "plangate: foreign origin.\n");
-    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? "")?.[1];
-    const given = bearer ?? (credential.source === "none" ? undefined : credential.token);
-    if (given === undefined) return text(401, UNAUTHORIZED_PAGE);
-    if (!tokensMatch(given, access.token)) return text(403, FORBIDDEN_PAGE);
-    return undefined;
+  reply.headers(SECURITY_HEADERS);
+  const { headers } = request;
+  const decision = decideAccess(
+    {
+      method: request.method,
+      url: request.url,
+      route: routeKind(request),
+      headers: {
+        host: headers.host,
+        origin: headers.origin,
+        cookie: headers.cookie,
+        authorization: headers.authorization,
+        upgrade: headers.upgrade,
+      },
+    },
+    { token: access.token, port: access.port() },
+  );
+  switch (decision.type) {
+    case "allow":
+      return undefined;
+    case "refuse":
+      return reply
+        .code(decision.status)
+        .type("text/plain; charset=utf-8")
+        .header("cache-control", "no-store")
+        .send(decision.body);
+    case "redirect":
+      reply.header("set-cookie", decision.setCookie);
+      return reply.redirect(decision.location, 302);
   }
-  if (url.pathname === "/ws") {
-    if (!originAllowed(request.headers.origin, port))
-      return text(403, "plangate: foreign origin.\n");
-    if (credential.source === "none") return text(401, UNAUTHORIZED_PAGE);
-    if (!valid) return text(403, FORBIDDEN_PAGE);
-    return undefined;
-  }
-  if (credential.source === "query") {
-    if (!valid) return text(403, FORBIDDEN_PAGE);
-    url.searchParams.delete("token");
-    reply.header(
-      "set-cookie",
-      serializeCookie(tokenCookieName(port), access.token, { httpOnly: true, sameSite: "Strict" }),
-    );
-    return reply.redirect(`${url.pathname}${url.search}`, 302);
-  }
-  if (!valid) return text(401, UNAUTHORIZED_PAGE);
-  return undefined;
 }

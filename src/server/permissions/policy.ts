@@ -3,7 +3,8 @@ import { exitPlanModeOutsidePlanReason, planModeDeniedReason } from "../plan/pla
 import type { AnyToolContract } from "../tools/contract.ts";
 import type { PermissionVerdict } from "./decide.ts";
 import { NO_RULES, type ProjectRules } from "./projectRules.ts";
-import { callPath, ruleMatches, type ToolRule } from "./rules.ts";
+import { isPlangateSecretPath, isProtectedPath } from "./protectedPaths.ts";
+import { callPaths, ruleMatches, type ToolRule } from "./rules.ts";
 
 export const ENTER_PLAN_MODE_TOOL = "EnterPlanMode";
 export const EXIT_PLAN_MODE_TOOL = "ExitPlanMode";
@@ -18,10 +19,12 @@ export type PermissionRule =
   | "plan.enter"
   | "plan.exitOutsidePlan"
   | "userInteraction"
+  | "protected.secret"
   | "project.deny"
   | "project.ask"
   | "plan.allowed"
   | "plan.denied"
+  | "protected.write"
   | "project.allow"
   | `mode.${PermissionMode}`;
 
@@ -58,12 +61,16 @@ const deny = (rule: PermissionRule, reason: string): PermissionDecision => ({
  *    and outside plan there is nothing for it to ask about;
  * 3. tools that ask the user themselves (AskUserQuestion, ExitPlanMode) always ask, in every
  *    mode (Q5), through their own question rather than an approval card;
- * 4. project deny rules, then project ask rules;
- * 5. plan policy (P5): read-only non-destructive tools, non-destructive MCP tools and session
+ * 4. R9: plangate's own secrets (`.zcode/` apart from the rules and plans) are never read;
+ * 5. project deny rules, then project ask rules; path rules match the path as written and
+ *    its real path (R10): deny and ask when either matches, allow only when both do;
+ * 6. plan policy (P5): read-only non-destructive tools, non-destructive MCP tools and session
  *    controls declaring `allowedInPlanMode` run; everything else is denied, not asked, whatever
  *    the permission mode underneath (yolo included, P1);
- * 6. project allow rules;
- * 7. the permission mode's default: build asks before anything that is not read-only; edit and
+ * 7. R9: writes into `.zcode/` or `.git/` ask, whatever the mode (yolo included) or the
+ *    allow rules say, so the agent cannot rewrite its own rules or the repository's hooks;
+ * 8. project allow rules;
+ * 9. the permission mode's default: build asks before anything that is not read-only; edit and
  *    auto also let file edits (Write, Edit) through; yolo allows everything.
  */
 export function decideWithRules(request: PermissionRequest): PermissionDecision {
@@ -83,11 +90,17 @@ export function decideWithRules(request: PermissionRequest): PermissionDecision 
   if (tool.requiresUserInteraction)
     return { verdict: { type: "ask", by: "tool" }, rule: "userInteraction" };
 
-  const path =
-    request.workspace === undefined ? undefined : callPath(request.workspace, request.input);
-  const matches = (list: readonly ToolRule[]) => list.some((rule) => ruleMatches(rule, name, path));
-  if (matches(rules.deny)) return deny("project.deny", `the project's rules deny ${name} here`);
-  if (matches(rules.ask)) return ask("project.ask");
+  const paths =
+    request.workspace === undefined ? undefined : callPaths(request.workspace, request.input);
+  if (tool.readOnly && paths?.some(isPlangateSecretPath)) {
+    return deny("protected.secret", "plangate keeps its keys and tokens there; no tool reads them");
+  }
+  const matchesAny = (list: readonly ToolRule[]) =>
+    list.some((rule) => (paths ?? [undefined]).some((path) => ruleMatches(rule, name, path)));
+  const matchesAll = (list: readonly ToolRule[]) =>
+    list.some((rule) => (paths ?? [undefined]).every((path) => ruleMatches(rule, name, path)));
+  if (matchesAny(rules.deny)) return deny("project.deny", `the project's rules deny ${name} here`);
+  if (matchesAny(rules.ask)) return ask("project.ask");
 
   if (mode.planEnabled) {
     const harmless = (tool.readOnly || name.startsWith(MCP_PREFIX)) && !tool.destructive;
@@ -95,7 +108,9 @@ export function decideWithRules(request: PermissionRequest): PermissionDecision 
     return deny("plan.denied", planModeDeniedReason(name));
   }
 
-  if (matches(rules.allow)) return allow("project.allow");
+  if (!tool.readOnly && paths?.some(isProtectedPath)) return ask("protected.write");
+
+  if (matchesAll(rules.allow)) return allow("project.allow");
 
   const modeRule = `mode.${mode.permissionMode}` as const;
   switch (mode.permissionMode) {

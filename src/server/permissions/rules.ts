@@ -1,4 +1,5 @@
 import { isAbsolute, posix, relative, resolve, sep } from "node:path";
+import { realPathSync } from "../tools/workspacePath.ts";
 
 /**
  * A project rule names a tool, optionally narrowed to paths: `Write` matches every Write call,
@@ -44,11 +45,18 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+const compiledGlobs = new Map<string, RegExp>();
+
 export function ruleMatches(rule: ToolRule, toolName: string, path: string | undefined): boolean {
   if (rule.tool !== "*" && rule.tool !== toolName) return false;
   if (rule.glob === undefined) return true;
   if (path === undefined) return false;
-  return globToRegExp(rule.glob).test(path);
+  let regex = compiledGlobs.get(rule.glob);
+  if (!regex) {
+    regex = globToRegExp(rule.glob);
+    compiledGlobs.set(rule.glob, regex);
+  }
+  return regex.test(path);
 }
 
 /**
@@ -57,11 +65,35 @@ export function ruleMatches(rule: ToolRule, toolName: string, path: string | und
  * matches them.
  */
 export function callPath(workspace: string, input: unknown): string | undefined {
+  const raw = rawPathOf(input);
+  return raw === undefined ? undefined : workspaceRelative(workspace, resolve(workspace, raw));
+}
+
+/**
+ * R10: the path a call acts on as written and where it really leads (symbolic links
+ * resolved); one entry when they are the same.
+ */
+export function callPaths(workspace: string, input: unknown): string[] | undefined {
+  const raw = rawPathOf(input);
+  return raw === undefined ? undefined : pathsOf(workspace, resolve(workspace, raw));
+}
+
+/** The workspace-relative spellings of an absolute path: as given, and its real path. */
+export function pathsOf(workspace: string, absolutePath: string): string[] {
+  const written = workspaceRelative(workspace, absolutePath);
+  const real = workspaceRelative(workspace, realPathSync(absolutePath));
+  return real === written ? [written] : [written, real];
+}
+
+function rawPathOf(input: unknown): string | undefined {
   if (input === null || typeof input !== "object") return undefined;
   const record = input as Record<string, unknown>;
   const raw = typeof record.path === "string" ? record.path : record.file_path;
-  if (typeof raw !== "string" || raw.trim() === "") return undefined;
-  const rel = relative(workspace, resolve(workspace, raw));
+  return typeof raw !== "string" || raw.trim() === "" ? undefined : raw;
+}
+
+function workspaceRelative(workspace: string, absolutePath: string): string {
+  const rel = relative(workspace, absolutePath);
   if (isAbsolute(rel)) return rel;
   return posix.normalize(rel.split(sep).join("/")) || ".";
 }

@@ -7,7 +7,11 @@ import {
   type ProjectRules,
   readProjectRules,
 } from "./projectRules.ts";
-import { callPath, formatRule } from "./rules.ts";
+import { isPlangateSecretPath, isProtectedPath } from "./protectedPaths.ts";
+import { callPath, formatRule, pathsOf, ruleMatches } from "./rules.ts";
+
+/** Deny rules of these tools hide a file's content and name from every listing tool (R10). */
+const CONTENT_TOOLS = ["Read"];
 
 export interface PermissionServiceOptions {
   /** Absolute real path of the workspace; its `.zcode/permissions.json` holds the rules. */
@@ -35,9 +39,29 @@ export class PermissionService {
       ...(this.options.disallowedTools ? { disallowedTools: this.options.disallowedTools } : {}),
     }).verdict;
 
-  /** "Always allow": saves a project allow rule for the tool, narrowed to the call's path if it has one. */
-  async allowAlways(tool: AnyToolContract, input: unknown): Promise<string> {
+  /**
+   * R10: a file Grep or Glob must leave out of what it returns: a deny rule for that tool, or
+   * for Read, matches it as found or at its real path; plangate's own secrets are always out.
+   */
+  readonly hiddenFrom = (toolName: string): ((absolutePath: string) => boolean) => {
+    const deny = this.rules().deny;
+    const names = [toolName, ...CONTENT_TOOLS];
+    return (absolutePath) => {
+      const paths = pathsOf(this.options.workspace, absolutePath);
+      if (paths.some(isPlangateSecretPath)) return true;
+      return names.some((name) =>
+        deny.some((rule) => paths.some((path) => ruleMatches(rule, name, path))),
+      );
+    };
+  };
+
+  /**
+   * "Always allow": saves a project allow rule for the tool, narrowed to the call's path if it
+   * has one. Never for `.zcode/` or `.git/` (R9): those ask every time, so a rule would lie.
+   */
+  async allowAlways(tool: AnyToolContract, input: unknown): Promise<string | undefined> {
     const path = callPath(this.options.workspace, input);
+    if (path !== undefined && isProtectedPath(path)) return undefined;
     const rule = formatRule(
       path === undefined ? { tool: tool.name } : { tool: tool.name, glob: path },
     );

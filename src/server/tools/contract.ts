@@ -55,6 +55,10 @@ export interface ToolContext {
   readonly recordPlanApproved?: (plan: string, path: string | undefined) => void;
   /** X4: the revision a plan review asked by this call would be, from the session log. */
   readonly planRevision?: (toolCallId: string) => PlanRevision;
+  /** R10: which files a listing or search tool leaves out (deny rules, plangate's secrets). */
+  readonly hiddenFrom?: (toolName: string) => (absolutePath: string) => boolean;
+  /** R9: plangate's own secret values (keys, the access token), blanked out of tool output. */
+  readonly secrets?: () => Promise<readonly string[]>;
 }
 
 /** What the host adds to a tool's context for one session; the executor merges it in. */
@@ -70,6 +74,8 @@ export type ToolContextExtras = Partial<
     | "steerUserMessage"
     | "recordPlanApproved"
     | "planRevision"
+    | "hiddenFrom"
+    | "secrets"
   >
 >;
 

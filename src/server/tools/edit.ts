@@ -2,7 +2,9 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { writeFileAtomic } from "./atomicWrite.ts";
 import type { ToolContract } from "./contract.ts";
+import { isSecretFile } from "./fileAccess.ts";
 import { looksBinary } from "./fileText.ts";
+import { secretRefusal } from "./read.ts";
 import { locateInWorkspace } from "./workspacePath.ts";
 
 export const EDIT_TOOL = "Edit";
@@ -40,6 +42,9 @@ export const editTool: ToolContract<EditInput> = {
   summarize: (input) => input.path,
   async run(input, context) {
     const { path, shown, info } = await locateInWorkspace(context.workspace, input.path);
+    // Whether old_string is found would tell the model a secret piece by piece.
+    if (isSecretFile(context.workspace, path))
+      return { output: secretRefusal(shown), isError: true };
     if (!info) {
       return { output: `There is no file at ${shown}. Use Write to create it.`, isError: true };
     }

@@ -1,7 +1,8 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContract } from "./contract.ts";
-import { matchFiles, patternEscapes } from "./walk.ts";
+import { hiddenFor } from "./fileAccess.ts";
+import { matchFiles, patternEscapes, patternTooCostly } from "./walk.ts";
 import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
 
 const MAX_RESULTS = 500;
@@ -34,6 +35,13 @@ export const globTool: ToolContract<GlobInput> = {
         isError: true,
       };
     }
+    const costly = patternTooCostly(input.pattern);
+    if (costly !== undefined) {
+      return {
+        output: `The pattern "${input.pattern}" has ${costly}; simplify it.`,
+        isError: true,
+      };
+    }
     const base = await resolveInWorkspace(context.workspace, input.path ?? ".");
     const info = await stat(base).catch(() => undefined);
     if (!info?.isDirectory()) {
@@ -42,7 +50,10 @@ export const globTool: ToolContract<GlobInput> = {
         isError: true,
       };
     }
-    const files = await matchFiles(context.workspace, base, input.pattern, context.signal);
+    const hidden = hiddenFor(context, globTool.name);
+    const files = (await matchFiles(context.workspace, base, input.pattern, context.signal)).filter(
+      (file) => !hidden(file),
+    );
     if (files.length === 0) return { output: `No files match ${input.pattern}.` };
     const shown = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.workspace, file));
     const more = files.length - shown.length;

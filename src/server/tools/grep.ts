@@ -1,8 +1,11 @@
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
+import { compileLinear, type LinearRegex } from "../regex/linearRegex.ts";
 import type { ToolContract } from "./contract.ts";
+import { hiddenFor, isSecretFile, redactorFor } from "./fileAccess.ts";
 import { clip, looksBinary, readSample, splitLines } from "./fileText.ts";
-import { matchFiles, patternEscapes } from "./walk.ts";
+import { secretRefusal } from "./read.ts";
+import { matchFiles, patternEscapes, patternTooCostly } from "./walk.ts";
 import { displayPath, resolveInWorkspace } from "./workspacePath.ts";
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -10,7 +13,13 @@ const DEFAULT_MATCHES = 100;
 const MAX_LINE_CHARS = 300;
 
 const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe("JavaScript regular expression to look for in each line."),
+  pattern: z
+    .string()
+    .min(1)
+    .max(1_000)
+    .describe(
+      "Regular expression to look for in each line (JavaScript syntax without lookaround or backreferences).",
+    ),
   glob: z
     .string()
     .optional()
@@ -43,9 +52,9 @@ export const grepTool: ToolContract<GrepInput> = {
   destructive: false,
   summarize: (input) => input.pattern,
   async run(input, context) {
-    let regex: RegExp;
+    let regex: LinearRegex;
     try {
-      regex = new RegExp(input.pattern, input.caseInsensitive ? "i" : "");
+      regex = compileLinear(input.pattern, { caseInsensitive: input.caseInsensitive ?? false });
     } catch (error) {
       return {
         output: `The pattern is not a valid regular expression: ${(error as Error).message}`,
@@ -58,6 +67,10 @@ export const grepTool: ToolContract<GrepInput> = {
         isError: true,
       };
     }
+    const costly = input.glob === undefined ? undefined : patternTooCostly(input.glob);
+    if (costly !== undefined) {
+      return { output: `The glob "${input.glob}" has ${costly}; simplify it.`, isError: true };
+    }
     const base = await resolveInWorkspace(context.workspace, input.path ?? ".");
     const info = await stat(base).catch(() => undefined);
     if (!info)
@@ -65,9 +78,20 @@ export const grepTool: ToolContract<GrepInput> = {
         output: `There is nothing at ${displayPath(context.workspace, base)}.`,
         isError: true,
       };
+    const shown = displayPath(context.workspace, base);
+    if (!info.isDirectory() && isSecretFile(context.workspace, base)) {
+      return { output: secretRefusal(shown), isError: true };
+    }
+    const hidden = hiddenFor(context, grepTool.name);
+    if (!info.isDirectory() && hidden(base)) {
+      return { output: `The project's rules keep ${shown} from being read.`, isError: true };
+    }
     const files = info.isDirectory()
-      ? await matchFiles(context.workspace, base, input.glob ?? "**/*", context.signal)
+      ? (await matchFiles(context.workspace, base, input.glob ?? "**/*", context.signal)).filter(
+          (file) => !hidden(file),
+        )
       : [base];
+    const redact = await redactorFor(context);
 
     const limit = input.maxMatches ?? DEFAULT_MATCHES;
     const hits: string[] = [];
@@ -79,7 +103,7 @@ export const grepTool: ToolContract<GrepInput> = {
         const line = lines[index]!;
         if (regex.test(line)) {
           hits.push(
-            `${displayPath(context.workspace, file)}:${index + 1}: ${clip(line.trim(), MAX_LINE_CHARS)}`,
+            `${displayPath(context.workspace, file)}:${index + 1}: ${clip(redact(line.trim()), MAX_LINE_CHARS)}`,
           );
         }
       }

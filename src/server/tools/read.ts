@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContract } from "./contract.ts";
+import { isSecretFile, redactorFor } from "./fileAccess.ts";
 import { clip, looksBinary, readSample, splitLines } from "./fileText.ts";
 import { locateInWorkspace } from "./workspacePath.ts";
 
@@ -39,6 +40,8 @@ export const readTool: ToolContract<ReadInput> = {
   summarize: (input) => input.path,
   async run(input, context) {
     const { path, shown, info } = await locateInWorkspace(context.workspace, input.path);
+    if (isSecretFile(context.workspace, path))
+      return { output: secretRefusal(shown), isError: true };
     if (!info) return { output: `There is no file at ${shown}.`, isError: true };
     if (info.isDirectory()) {
       return { output: `${shown} is a directory. Use Glob to list its files.`, isError: true };
@@ -62,7 +65,7 @@ export const readTool: ToolContract<ReadInput> = {
     } finally {
       await handle.close();
     }
-    const lines = splitLines(text);
+    const lines = splitLines((await redactorFor(context))(text));
     if (lines.length === 0) return { output: `${shown} is empty.` };
     const start = (input.offset ?? 1) - 1;
     if (start >= lines.length) {
@@ -87,3 +90,8 @@ export const readTool: ToolContract<ReadInput> = {
     return { output };
   },
 };
+
+/** R9: the model-facing refusal for plangate's own files. */
+export function secretRefusal(shown: string): string {
+  return `${shown} holds plangate's own settings and keys; no tool reads it.`;
+}

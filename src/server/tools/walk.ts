@@ -11,6 +11,26 @@ export function patternEscapes(pattern: string): boolean {
   return pattern.startsWith("/") || pattern.split(/[\\/]/).includes("..");
 }
 
+/** R12: glob matching backtracks; these bounds keep one file's match to milliseconds. */
+const MAX_PATTERN_CHARS = 500;
+const MAX_STARS_PER_SEGMENT = 2;
+const MAX_GLOBSTARS = 3;
+
+/** Why a glob is too costly to run (R12), or undefined when it is fine. */
+export function patternTooCostly(pattern: string): string | undefined {
+  if (pattern.length > MAX_PATTERN_CHARS) return `longer than ${MAX_PATTERN_CHARS} characters`;
+  const segments = pattern.split("/");
+  if (segments.filter((segment) => segment === "**").length > MAX_GLOBSTARS) {
+    return `more than ${MAX_GLOBSTARS} "**" parts`;
+  }
+  const crowded = segments.some(
+    (segment) => segment !== "**" && (segment.match(/\*/g)?.length ?? 0) > MAX_STARS_PER_SEGMENT,
+  );
+  if (crowded) return `more than ${MAX_STARS_PER_SEGMENT} "*" in one path segment`;
+  if (/[@!+*?]\(/.test(pattern)) return "extended glob groups like +(…)";
+  return undefined;
+}
+
 /**
  * Files under `base` matching the pattern, as absolute paths, sorted. Symbolic links are not
  * followed into directories, and a linked file is dropped when its target lies outside.

@@ -1,4 +1,5 @@
 import type { Stats } from "node:fs";
+import { realpathSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { accessTokenPath } from "../accessToken.ts";
@@ -57,6 +58,29 @@ async function nearestRealPath(path: string): Promise<string> {
     } catch (error) {
       const parent = dirname(current);
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === current) throw error;
+      rest = rest
+        ? `${current.slice(parent.length + 1)}${sep}${rest}`
+        : current.slice(parent.length + 1);
+      current = parent;
+    }
+  }
+}
+
+/**
+ * R10: where a path really leads, symbolic links resolved: the real path of its nearest
+ * existing ancestor plus the rest, so `link/new.txt` is judged where it would be written.
+ */
+export function realPathSync(path: string): string {
+  let current = path;
+  let rest = "";
+  for (;;) {
+    try {
+      return resolve(realpathSync(current), rest);
+    } catch (error) {
+      const parent = dirname(current);
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === current)
+        return resolve(current, rest);
       rest = rest
         ? `${current.slice(parent.length + 1)}${sep}${rest}`
         : current.slice(parent.length + 1);

@@ -6,6 +6,27 @@ z.config(z.locales.en());
 
 const knownTypes: ReadonlySet<unknown> = ClientFrame._zod.propValues.type ?? new Set();
 
+/**
+ * R12: no real frame comes near this many JSON values (a hello resumes at most 100 sessions,
+ * an answer covers a few questions); validating a megabyte of tiny invalid values, and
+ * describing every one, would hold the server for seconds.
+ */
+export const MAX_FRAME_VALUES = 2_000;
+/** R12: an error frame names the first few problems, never all of a hostile frame's. */
+const MAX_REPORTED_ISSUES = 10;
+
+function exceedsValues(data: unknown, limit: number): boolean {
+  const pending: unknown[] = [data];
+  let count = 0;
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (++count > limit) return true;
+    if (Array.isArray(value)) pending.push(...value);
+    else if (typeof value === "object" && value !== null) pending.push(...Object.values(value));
+  }
+  return false;
+}
+
 export type FrameReading =
   | { ok: true; frame: ClientFrame }
   | { ok: false; code: ErrorCode; message: string; ref?: string };
@@ -36,12 +57,23 @@ export function readClientFrame(text: string): FrameReading {
   if (!knownTypes.has(type)) {
     return { ok: false, code: "UNKNOWN_TYPE", message: `Unknown frame type "${type}".`, ref: type };
   }
-  const parsed = ClientFrame.safeParse(data);
-  if (!parsed.success) {
+  if (exceedsValues(data, MAX_FRAME_VALUES)) {
     return {
       ok: false,
       code: "BAD_FRAME",
-      message: `Invalid ${type} frame:\n${z.prettifyError(parsed.error)}`,
+      message: `Invalid ${type} frame: it holds more than ${MAX_FRAME_VALUES} values.`,
+      ref: type,
+    };
+  }
+  const parsed = ClientFrame.safeParse(data);
+  if (!parsed.success) {
+    const { issues } = parsed.error;
+    const shown = new z.ZodError(issues.slice(0, MAX_REPORTED_ISSUES));
+    const more = issues.length - MAX_REPORTED_ISSUES;
+    return {
+      ok: false,
+      code: "BAD_FRAME",
+      message: `Invalid ${type} frame:\n${z.prettifyError(shown)}${more > 0 ? `\n(and ${more} more problems)` : ""}`,
       ref: type,
     };
   }

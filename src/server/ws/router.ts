@@ -86,7 +86,10 @@ export class WsRouter {
         return;
       }
       // One frame at a time per client, in order, even when a handler awaits.
+      // R12: each frame waits for a turn of the event loop, so a client sending a burst of
+      // costly frames cannot hold up what other clients sent meanwhile.
       client.queue = client.queue
+        .then(nextTurnOfEventLoop)
         .then(() => this.handle(client, data.toString()))
         .catch((error: unknown) => console.error("websocket frame handling failed:", error));
     });
@@ -343,14 +346,27 @@ function windowFields(window: LogWindow) {
   };
 }
 
+function nextTurnOfEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function eventFrame(sessionId: string, stored: StoredEntry): ServerFrame {
   return { type: "event", sessionId, seq: stored.seq, at: stored.at, entry: stored.entry };
 }
 
+/** R12: an error frame stays small whatever the frame it answers held. */
+const MAX_ERROR_MESSAGE_CHARS = 2_000;
+const MAX_ERROR_REF_CHARS = 100;
+
+function capped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 function errorFrame(code: ErrorCode, message: string, ref?: string): ServerFrame {
+  const text = capped(message, MAX_ERROR_MESSAGE_CHARS);
   return ref === undefined
-    ? { type: "error", code, message }
-    : { type: "error", code, message, ref };
+    ? { type: "error", code, message: text }
+    : { type: "error", code, message: text, ref: capped(ref, MAX_ERROR_REF_CHARS) };
 }
 
 function receipt(client: Client, interactionId: string, result: Receipt): void {

@@ -4,6 +4,9 @@ import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
 import { markdownToHast } from "./markdownToHast.ts";
 
+/** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
+const REMOTE_URL = /^(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
+
 export const components: Components = {
   a({ node: _node, href, children, ...rest }) {
     // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
@@ -23,6 +26,22 @@ export const components: Components = {
   },
   img({ node: _node, src, alt, ...rest }) {
     if (!src) return <span>{alt}</span>;
+    // R8: fetching a remote image by itself would let agent markdown send data out; the
+    // person sees a link and decides whether to open it.
+    if (REMOTE_URL.test(src.trim())) {
+      return (
+        <a
+          href={src}
+          title={src}
+          target="_blank"
+          rel="noopener noreferrer"
+          referrerPolicy="no-referrer"
+          className="md-remote-image"
+        >
+          {alt || src}
+        </a>
+      );
+    }
     return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
   },
 };

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { compileLinear } from "../../regex/linearRegex.ts";
 import { ModelError } from "../provider.ts";
 
 const validRegex = (source: string) => {
   try {
-    new RegExp(source, "i");
+    compileLinear(source, { caseInsensitive: true });
     return true;
   } catch {
     return false;
@@ -31,7 +32,10 @@ const ScriptedStep = z
   });
 
 const ScriptedTurn = z.strictObject({
-  /** Case-insensitive regular expression tested against the user's message; omit for a fallback. */
+  /**
+   * Case-insensitive regular expression tested against the user's message; omit for a
+   * fallback. It runs in linear time (R12), so lookaround and backreferences are refused.
+   */
   match: z.string().refine(validRegex, { message: "not a valid regular expression" }).optional(),
   steps: z.array(ScriptedStep).min(1),
 });

@@ -1,3 +1,4 @@
+import { compileLinear, type LinearRegex } from "../../regex/linearRegex.ts";
 import { TODO_REMINDER_MARK } from "../../todos/reminder.ts";
 import type {
   ModelMessage,
@@ -90,8 +91,19 @@ export function positionOf(all: readonly ModelMessage[]): Position {
   return { user, step, result: results.join("\n\n") };
 }
 
+const matchers = new WeakMap<ScriptedTurn, LinearRegex>();
+
+/** R12: a linear-time match, so a long message cannot stall the server in a matcher. */
 function pickTurn(turns: readonly ScriptedTurn[], user: string): ScriptedTurn | undefined {
-  return turns.find((turn) => turn.match === undefined || new RegExp(turn.match, "i").test(user));
+  return turns.find((turn) => {
+    if (turn.match === undefined) return true;
+    let matcher = matchers.get(turn);
+    if (!matcher) {
+      matcher = compileLinear(turn.match, { caseInsensitive: true });
+      matchers.set(turn, matcher);
+    }
+    return matcher.test(user);
+  });
 }
 
 function fillStrings(value: unknown, fill: (text: string) => string): unknown {

@@ -1,0 +1,97 @@
+import {
+  credentialOf,
+  FORBIDDEN_PAGE,
+  hostAllowed,
+  originAllowed,
+  tokenCookieName,
+  tokensMatch,
+  UNAUTHORIZED_PAGE,
+} from "./auth.ts";
+import { serializeCookie } from "./cookies.ts";
+
+/** What the router resolved a request to; the decision never looks at the raw path. */
+export type RouteKind = "socket" | "agent" | "page";
+
+export interface AccessRequest {
+  method: string;
+  /** The raw request target, only for `?token=` and the redirect after it. */
+  url: string;
+  route: RouteKind;
+  headers: {
+    host?: string | undefined;
+    origin?: string | undefined;
+    cookie?: string | undefined;
+    authorization?: string | undefined;
+    upgrade?: string | undefined;
+  };
+}
+
+export type AccessDecision =
+  | { type: "allow" }
+  | { type: "refuse"; status: 401 | 403; body: string }
+  /** The page was opened with the right `?token=`: keep it in a cookie, drop it from the URL. */
+  | { type: "redirect"; location: string; setCookie: string };
+
+const FOREIGN_HOST = "plangate: unexpected Host header.\n";
+const FOREIGN_ORIGIN = "plangate: foreign origin.\n";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * R1, R7: the one access decision for every request. Host must be this server's own; an
+ * Origin, whenever a browser sends one, must be this server's page (a page on another port is
+ * same-site, so the SameSite cookie alone does not stop it); and every upgrade or
+ * state-changing request from a browser carries an Origin, so it is always checked. The token
+ * comes from `?token=` or the cookie, or for an agent on the MCP route from a bearer header.
+ */
+export function decideAccess(
+  request: AccessRequest,
+  server: { token: string; port: number },
+): AccessDecision {
+  const { headers, route } = request;
+  const refuse = (status: 401 | 403, body: string): AccessDecision => ({
+    type: "refuse",
+    status,
+    body,
+  });
+  if (!hostAllowed(headers.host, server.port)) return refuse(403, FOREIGN_HOST);
+  if (headers.origin !== undefined && !originAllowed(headers.origin, server.port))
+    return refuse(403, FOREIGN_ORIGIN);
+
+  const url = new URL(request.url, `http://127.0.0.1:${server.port}`);
+  const credential = credentialOf(url, headers.cookie, server.port);
+  if (route === "agent") {
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "")?.[1];
+    const given = bearer ?? (credential.source === "none" ? undefined : credential.token);
+    if (given === undefined) return refuse(401, UNAUTHORIZED_PAGE);
+    return tokensMatch(given, server.token) ? { type: "allow" } : refuse(403, FORBIDDEN_PAGE);
+  }
+  if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
+  const valid = tokensMatch(credential.token, server.token);
+  if (!valid) {
+    // A stale cookie on the page means "open the printed URL again"; a wrong token is refused.
+    const stale = credential.source === "cookie" && route === "page";
+    return stale ? refuse(401, UNAUTHORIZED_PAGE) : refuse(403, FORBIDDEN_PAGE);
+  }
+  if (credential.source === "cookie") return { type: "allow" };
+  const isUpgrade = headers.upgrade !== undefined;
+  if (route === "socket" || isUpgrade || !SAFE_METHODS.has(request.method))
+    return { type: "allow" };
+  url.searchParams.delete("token");
+  return {
+    type: "redirect",
+    location: localLocation(url),
+    setCookie: serializeCookie(tokenCookieName(server.port), server.token, {
+      httpOnly: true,
+      sameSite: "Strict",
+    }),
+  };
+}
+
+/**
+ * R13: a path on this server whatever the request said: `/.//evil.example` normalises to
+ * `//evil.example`, which a browser would read as another host, so leading slashes (and the
+ * backslashes browsers treat as slashes) collapse into one.
+ */
+export function localLocation(url: URL): string {
+  return `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`;
+}
