@@ -23,11 +23,18 @@ function SessionRow({
   const online = useAppStore((s) => s.connection.status === "open");
   const pending = loadedPending ?? session.pendingInteractions;
   const [editing, setEditing] = useState<"rename" | "delete" | null>(null);
+  const [returnFocus, setReturnFocus] = useState(false);
   const rowRef = useRef<HTMLButtonElement>(null);
   const title = session.title || t("sessions.untitled");
+  // W11: back on the row once it is rendered again, not a frame later.
+  useEffect(() => {
+    if (!returnFocus || editing !== null) return;
+    rowRef.current?.focus();
+    setReturnFocus(false);
+  }, [returnFocus, editing]);
   const done = () => {
     setEditing(null);
-    requestAnimationFrame(() => rowRef.current?.focus());
+    setReturnFocus(true);
   };
 
   if (editing === "rename") {
