@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { SessionEntry, SessionSummary, StoredEntry } from "./entries.ts";
 import { ErrorCode, ReceiptCode } from "./errors.ts";
+import { InboxChangedFrame, InboxSnapshotFrame } from "./inbox.ts";
 import { PermissionDecision } from "./interactions.ts";
 import { ModeName } from "./modes.ts";
 import { QuestionAnswers, QuestionDraft } from "./question.ts";
@@ -163,6 +164,9 @@ export const ServerFrame = z.discriminatedUnion("type", [
     message: z.string(),
     ref: z.optional(z.string()),
   }),
+  // U1 (inbox)
+  InboxSnapshotFrame,
+  InboxChangedFrame,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameType = ServerFrame["type"];

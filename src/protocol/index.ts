@@ -2,6 +2,7 @@ export * from "./drivers.ts";
 export * from "./entries.ts";
 export * from "./errors.ts";
 export * from "./frames.ts";
+export * from "./inbox.ts";
 export * from "./interactions.ts";
 export * from "./modes.ts";
 export * from "./question.ts";

@@ -7,6 +7,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_FRAME_BYTES, type ModelInfo, type ModeName } from "../../protocol/index.ts";
 import { type Clock, systemClock } from "../clock.ts";
+import { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import { McpBridge } from "../mcp/mcpBridge.ts";
@@ -163,6 +164,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     }),
   });
   const catalog = options.catalog;
+  const inbox = new InboxFeed({ log, interactions });
   const router = new WsRouter({
     log,
     sessions,
@@ -170,6 +172,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     settings,
     clock,
     listModels,
+    inbox,
     ...(catalog
       ? {
           chooseModel: (sessionId: string, ref: string) =>
@@ -233,6 +236,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     close() {
       closing ??= (async () => {
         router.close();
+        inbox.close();
         mcp.close();
         await sessions.close();
         await app.close();

@@ -9,6 +9,7 @@ import {
   type StoredEntry,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
+import type { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
 import { SessionNotFoundError, StorageError } from "../store/errors.ts";
@@ -37,6 +38,8 @@ export interface RouterDeps {
     sessionId: string,
     ref: string,
   ) => Promise<{ ok: true; ref: string } | { ok: false; message: string }>;
+  /** U1: every pending interaction across sessions, for the inbox. */
+  inbox?: InboxFeed;
 }
 
 /** Entries that change nothing in a session summary do not trigger `session.upserted`. */
@@ -63,9 +66,12 @@ export class WsRouter {
   private readonly clients = new ClientSet();
   private readonly dirtySummaries = new Set<string>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeInbox: () => void;
 
   constructor(private readonly deps: RouterDeps) {
     this.unsubscribe = deps.log.subscribe((sessionId, stored) => this.onEntry(sessionId, stored));
+    this.unsubscribeInbox =
+      deps.inbox?.onChange((frame) => this.clients.toAll(frame)) ?? (() => {});
   }
 
   /** Streamed text of a running turn goes only to the session's followers. */
@@ -92,6 +98,7 @@ export class WsRouter {
 
   close(): void {
     this.unsubscribe();
+    this.unsubscribeInbox();
     this.clients.closeAll(1001, "server shutting down");
   }
 
@@ -224,6 +231,7 @@ export class WsRouter {
       sessions: this.deps.sessions.summaries(),
       models,
     });
+    if (this.deps.inbox) client.send({ type: "inbox.snapshot", items: this.deps.inbox.snapshot() });
     for (const point of frame.resume ?? []) {
       const session = this.deps.log.getSession(point.sessionId);
       if (!session) {

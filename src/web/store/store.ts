@@ -4,6 +4,7 @@ import { type ClientFrame, DEFAULT_SETTINGS, type ServerFrame } from "../../prot
 import { applyServerFrame } from "./applyServerFrame.ts";
 import type {
   ConnectionSlice,
+  InboxSlice,
   SessionsSlice,
   SettingsSlice,
   TranscriptsSlice,
@@ -21,6 +22,7 @@ export type AppState = ConnectionSlice &
   TranscriptsSlice &
   SettingsSlice &
   UiSlice &
+  InboxSlice &
   FrameActions;
 
 type Slice<T> = StateCreator<AppState, [], [], T>;
@@ -61,6 +63,8 @@ const createUiSlice: Slice<UiSlice> = (set) => ({
   showPage: (page) => set({ page }),
 });
 
+const createInboxSlice: Slice<InboxSlice> = () => ({ inbox: {} });
+
 const createFrameActions: Slice<FrameActions> = (set, get) => ({
   applyFrame: (frame, receivedAt) => {
     const { state, outgoing } = applyServerFrame(get(), frame, receivedAt);
@@ -76,6 +80,7 @@ function createAppState(...args: Parameters<Slice<AppState>>): AppState {
     ...createTranscriptsSlice(...args),
     ...createSettingsSlice(...args),
     ...createUiSlice(...args),
+    ...createInboxSlice(...args),
     ...createFrameActions(...args),
   };
 }
