@@ -85,7 +85,7 @@ describe("inbox page", () => {
     expect(rows()[0]).toHaveTextContent("Which database for q-m?");
     expect(rows()[1]).toHaveTextContent("plangate");
     expect(rows()[2]).toHaveTextContent("Permission");
-    expect(rows()[2]).toHaveTextContent("notes.md");
+    expect(rows()[2]).toHaveTextContent("Write · notes.md");
   });
 
   it("[U1] j / k move through the list, Enter opens the same card, and an answer goes out", async () => {

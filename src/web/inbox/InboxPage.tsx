@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { type InboxItem, isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { waitingKindOf, waitingTextOf } from "../attention/attentionState.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { CountdownChip } from "../questions/CountdownChip.tsx";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import { formatRelativeTime } from "../sessions/relativeTime.ts";
 import { useNow } from "../sessions/useNow.ts";
@@ -52,11 +53,15 @@ function InboxRow({
   const { t, i18n } = useTranslation(["inbox", "common"]);
   const client = useClient();
   const { request } = item;
+  const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
   const session = useAppStore((s) => s.sessions[request.sessionId]);
   const model = session?.model ?? "";
   const agent = isDrivenOverMcp(model) ? mcpClientOf(model) : t("agent.own");
   const kind = waitingKindOf(request);
-  const text = waitingTextOf(request) ?? request.toolName;
+  const text =
+    request.kind === "permission"
+      ? `${request.toolName} · ${request.summary}`
+      : (waitingTextOf(request) ?? request.toolName);
   const panelId = `inbox-card-${request.interactionId}`;
   return (
     <li
@@ -87,6 +92,7 @@ function InboxRow({
             {t("asked", { age: formatRelativeTime(request.createdAt, now, i18n.language) })}
           </time>
           {item.position > 0 ? <span>{t("queued", { count: item.position })}</span> : null}
+          <CountdownChip countdown={item.countdown} clockOffsetMs={clockOffsetMs} />
         </span>
       </button>
       {open ? (
