@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   manyQuestions: () => import("./manyQuestions.ts"),
   fanout: () => import("./fanout.ts"),
   coldStart: () => import("./coldStart.ts"),
+  inbox: () => import("./inbox.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */

@@ -38,7 +38,11 @@ export const InboxChangedFrame = z.strictObject({
 export function inboxOrder(a: InboxItem, b: InboxItem): number {
   return (
     a.request.createdAt - b.request.createdAt ||
-    a.request.sessionId.localeCompare(b.request.sessionId) ||
+    (a.request.sessionId < b.request.sessionId
+      ? -1
+      : a.request.sessionId > b.request.sessionId
+        ? 1
+        : 0) ||
     a.position - b.position
   );
 }

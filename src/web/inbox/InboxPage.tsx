@@ -1,6 +1,11 @@
-import { useEffect, useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type InboxItem, isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
+import {
+  type InboxItem,
+  isDrivenOverMcp,
+  mcpClientOf,
+  type SessionSummary,
+} from "../../protocol/index.ts";
 import { waitingKindOf, waitingTextOf } from "../attention/attentionState.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { CountdownChip } from "../questions/CountdownChip.tsx";
@@ -13,6 +18,9 @@ import { sortedInbox } from "./inboxState.ts";
 import { useInboxKeys } from "./useInboxKeys.ts";
 import { useRovingRows } from "./useRovingRows.ts";
 import "./inbox.css";
+
+/** A long inbox shows its oldest part first; more rows come by page or as j reaches them. */
+const ROWS_PER_PAGE = 30;
 
 function InboxCard({ item, onChat }: { item: InboxItem; onChat(): void }) {
   const client = useClient();
@@ -35,26 +43,30 @@ function InboxCard({ item, onChat }: { item: InboxItem; onChat(): void }) {
   );
 }
 
-function InboxRow({
+interface InboxRowProps {
+  item: InboxItem;
+  session: SessionSummary | undefined;
+  open: boolean;
+  now: number;
+  clockOffsetMs: number;
+  ref(element: HTMLElement | null): void;
+  onFocus(): void;
+  onToggle(id: string): void;
+}
+
+const InboxRow = memo(function InboxRow({
   item,
+  session,
   open,
   now,
+  clockOffsetMs,
   ref,
   onFocus,
   onToggle,
-}: {
-  item: InboxItem;
-  open: boolean;
-  now: number;
-  ref(element: HTMLElement | null): void;
-  onFocus(): void;
-  onToggle(): void;
-}) {
+}: InboxRowProps) {
   const { t, i18n } = useTranslation(["inbox", "common"]);
   const client = useClient();
   const { request } = item;
-  const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
-  const session = useAppStore((s) => s.sessions[request.sessionId]);
   const model = session?.model ?? "";
   const agent = isDrivenOverMcp(model) ? mcpClientOf(model) : t("agent.own");
   const kind = waitingKindOf(request);
@@ -77,7 +89,7 @@ function InboxRow({
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         onFocus={onFocus}
-        onClick={onToggle}
+        onClick={() => onToggle(request.interactionId)}
       >
         <span className="inbox-row-top">
           <span className={`inbox-kind inbox-kind--${kind}`}>{t(`kind.${kind}`)}</span>
@@ -102,7 +114,7 @@ function InboxRow({
       ) : null}
     </li>
   );
-}
+});
 
 /**
  * U1: everything that waits for the user, across every session and agent, oldest first. Each
@@ -111,13 +123,24 @@ function InboxRow({
 export function InboxPage() {
   const { t } = useTranslation("inbox");
   const inbox = useAppStore((s) => s.inbox);
+  const sessions = useAppStore((s) => s.sessions);
   const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
   const now = useNow() + clockOffsetMs;
   const items = useMemo(() => sortedInbox(inbox), [inbox]);
   const [openId, setOpenId] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [shown, setShown] = useState(ROWS_PER_PAGE);
   const ids = useMemo(() => items.map((item) => item.request.interactionId), [items]);
-  const { cursor, focusAt, step, register } = useRovingRows(ids);
+  const reveal = useCallback(
+    (index: number) => setShown((count) => Math.max(count, index + ROWS_PER_PAGE)),
+    [],
+  );
+  const { cursor, focusAt, step, register } = useRovingRows(ids, reveal);
+  const toggle = useCallback(
+    (id: string) => setOpenId((current) => (current === id ? null : id)),
+    [],
+  );
+  const rest = items.length - shown;
 
   // W11: when the open item is settled (here or elsewhere), focus lands on the one after it.
   useEffect(() => {
@@ -161,22 +184,29 @@ export function InboxPage() {
       {items.length === 0 ? (
         <p className="inbox-empty">{t("empty")}</p>
       ) : (
-        <ol className="inbox-list" data-testid="inbox-list">
-          {items.map((item, index) => {
+        <ol className="inbox-list" data-testid="inbox-list" data-total={items.length}>
+          {items.slice(0, shown).map((item, index) => {
             const id = item.request.interactionId;
             return (
               <InboxRow
                 key={id}
                 item={item}
+                session={sessions[item.request.sessionId]}
                 open={openId === id}
                 now={now}
+                clockOffsetMs={clockOffsetMs}
                 {...register(id, index)}
-                onToggle={() => setOpenId((current) => (current === id ? null : id))}
+                onToggle={toggle}
               />
             );
           })}
         </ol>
       )}
+      {rest > 0 ? (
+        <button type="button" className="btn inbox-more" onClick={() => reveal(shown)}>
+          {t("showMore", { count: Math.min(rest, ROWS_PER_PAGE) })}
+        </button>
+      ) : null}
       {helpOpen ? <InboxHelp onClose={() => setHelpOpen(false)} /> : null}
     </section>
   );
