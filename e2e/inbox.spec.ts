@@ -40,7 +40,7 @@ async function connectAgent(server: PlangateServer): Promise<Client> {
   return agent;
 }
 
-test("[U1] three sessions and an MCP agent wait; the inbox lists all four oldest first and each is answered from it", async ({
+test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four oldest first and each is answered from it", async ({
   page,
   server,
 }) => {
@@ -114,6 +114,10 @@ test("[U1] three sessions and an MCP agent wait; the inbox lists all four oldest
     await expect(items).toHaveCount(0);
     await expect(page.getByText(/Nothing waits for you/)).toBeVisible();
     await expect(link).not.toContainText("4");
+
+    // U4: the transcript says which device answered.
+    await page.getByTestId("session-item").filter({ hasText: "Button colour" }).click();
+    await expect(page.getByTestId("answered-on")).toHaveText(/answered on Chrome on Linux/);
   } finally {
     client.socket.close();
     await agent.close();

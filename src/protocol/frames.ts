@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { DeviceInfo } from "./device.ts";
 import { SessionEntry, SessionSummary, StoredEntry } from "./entries.ts";
 import { ErrorCode, ReceiptCode } from "./errors.ts";
 import { InboxChangedFrame, InboxSnapshotFrame } from "./inbox.ts";
@@ -28,6 +29,8 @@ export const ClientFrame = z.discriminatedUnion("type", [
     type: z.literal("hello"),
     protocol: z.number(),
     resume: z.optional(z.array(ResumePoint).check(z.maxLength(100))),
+    /** U4: which device this tab runs on; answers given through this socket record it. */
+    device: z.optional(DeviceInfo),
   }),
   z.strictObject({
     type: z.literal("session.create"),

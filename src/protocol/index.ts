@@ -1,3 +1,4 @@
+export * from "./device.ts";
 export * from "./drivers.ts";
 export * from "./entries.ts";
 export * from "./errors.ts";

@@ -6,6 +6,7 @@ import { ClientProvider } from "./client/ClientContext.tsx";
 import { applyInitialRoute } from "./client/useHashRoute.ts";
 import { WebClient } from "./client/WebClient.ts";
 import { Connection, socketUrl } from "./connection/Connection.ts";
+import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { prefetchMarkdown } from "./markdown/Markdown.tsx";
@@ -42,6 +43,7 @@ const connection = new Connection({
   url: socketUrl(window.location),
   createSocket: (url) => new WebSocket(url),
   resume: () => resumePoints(appStore.getState()),
+  device: () => deviceInfo(storage, navigator.userAgent),
   onFrame: (frame) => client?.receive(frame),
   onStatus: (status) => appStore.getState().setConnectionStatus(status),
 });

@@ -1,5 +1,6 @@
 import type { WebSocket } from "ws";
 import {
+  type AnsweredBy,
   type ClientFrame,
   type ErrorCode,
   type ModelInfo,
@@ -172,15 +173,19 @@ export class WsRouter {
         return receipt(
           client,
           frame.interactionId,
-          interactions.answer(frame.interactionId, frame.answers),
+          interactions.answer(frame.interactionId, frame.answers, answeredBy(client)),
         );
       case "interaction.cancel":
-        return receipt(client, frame.interactionId, interactions.cancel(frame.interactionId));
+        return receipt(
+          client,
+          frame.interactionId,
+          interactions.cancel(frame.interactionId, answeredBy(client)),
+        );
       case "interaction.decide":
         return receipt(
           client,
           frame.interactionId,
-          interactions.decide(frame.interactionId, frame.decision),
+          interactions.decide(frame.interactionId, frame.decision, answeredBy(client)),
         );
       case "interaction.touch":
         return receipt(client, frame.interactionId, interactions.touch(frame.interactionId));
@@ -223,6 +228,7 @@ export class WsRouter {
     }
     const models = await this.deps.listModels();
     client.greeted = true;
+    client.device = frame.device;
     client.send({
       type: "welcome",
       protocol: PROTOCOL_VERSION,
@@ -317,6 +323,11 @@ export class WsRouter {
         session: this.deps.sessions.summary(session),
       });
   }
+}
+
+/** U4: who answers through this socket, when its tab said so in hello. */
+function answeredBy(client: Client): AnsweredBy | undefined {
+  return client.device ? { deviceId: client.device.id, label: client.device.label } : undefined;
 }
 
 function isShortGap(lastSeq: number, afterSeq: number): boolean {
