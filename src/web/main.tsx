@@ -10,6 +10,7 @@ import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { prefetchMarkdown } from "./markdown/Markdown.tsx";
+import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
 import { appStore } from "./store/store.ts";
@@ -63,3 +64,4 @@ createRoot(container).render(
 connection.start();
 // After first paint, so the parser chunk does not compete with it.
 setTimeout(() => void prefetchMarkdown(), 0);
+if (import.meta.env.PROD) registerServiceWorker();
