@@ -176,3 +176,51 @@ for (const locale of ["en", "zh-CN"] as const) {
     }
   });
 }
+
+test.describe("inbox on a phone", () => {
+  test.use({ serverArgs: STILL, hasTouch: true, isMobile: true });
+
+  for (const width of [360, 430]) {
+    test(`[U2] at ${width} px every inbox control is a 44 px touch target and nothing overflows`, async ({
+      page,
+      server,
+    }) => {
+      const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+      try {
+        await sessionWaiting(client, "Button colour", "Ask me a question");
+        await sessionWaiting(client, "README plan", "Plan a review of the README");
+        await sessionWaiting(client, "Notes file", "Please write the notes");
+        await page.setViewportSize({ width, height: 844 });
+        const shell = new ShellPage(page);
+        await shell.open(server.url);
+        await page.getByTestId("inbox-link").tap();
+        const items = page.getByTestId("inbox-item");
+        await expect(items).toHaveCount(3);
+        for (let index = 0; index < 3; index++) {
+          await items.nth(index).getByRole("button").first().tap();
+          const inbox = page.getByTestId("inbox");
+          const small = await inbox.evaluate((root) =>
+            [...root.querySelectorAll<HTMLElement>("button, [role=radio], label:has(input)")]
+              .filter((el) => el.offsetParent !== null)
+              .map((el) => ({
+                text: el.textContent?.trim().slice(0, 30),
+                rect: el.getBoundingClientRect(),
+              }))
+              .filter(({ rect }) => rect.height < 44 || rect.width < 44)
+              .map(
+                ({ text, rect }) => `${text} ${Math.round(rect.width)}×${Math.round(rect.height)}`,
+              ),
+          );
+          expect(small).toEqual([]);
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          expect(overflow).toBeLessThanOrEqual(0);
+          await items.nth(index).getByRole("button").first().tap();
+        }
+      } finally {
+        client.socket.close();
+      }
+    });
+  }
+});
