@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TestClient } from "../src/server/testing/wsClient.ts";
@@ -223,4 +224,36 @@ test.describe("inbox on a phone", () => {
       }
     });
   }
+});
+
+test.describe("inbox accessibility", () => {
+  test.use({ serverArgs: STILL });
+
+  test("[U1][W5] the inbox, an item opened in it and the shortcuts have no axe violations", async ({
+    page,
+    server,
+  }) => {
+    const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+    try {
+      await sessionWaiting(client, "Button colour", "Ask me a question");
+      await sessionWaiting(client, "Notes file", "Please write the notes");
+      const shell = new ShellPage(page);
+      await shell.open(server.url);
+      await page.getByTestId("inbox-link").click();
+      await page.keyboard.press("j");
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("radio", { name: /Red/ })).toBeVisible();
+      await page.getByRole("button", { name: /Shortcuts/ }).click();
+      await expect(page.getByRole("dialog", { name: "Inbox shortcuts" })).toBeVisible();
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => ({
+          rule: v.id,
+          targets: v.nodes.map((n) => n.target.join(" ")),
+        })),
+      ).toEqual([]);
+    } finally {
+      client.socket.close();
+    }
+  });
 });
