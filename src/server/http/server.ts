@@ -19,6 +19,7 @@ import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/lo
 import { projectRoot } from "../paths.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { PermissionService } from "../permissions/service.ts";
+import { wirePush } from "../push/wirePush.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
@@ -76,6 +77,8 @@ export interface ServerOptions {
   disallowedTools?: string[];
   /** X1: how often an MCP call that waits for the user reports progress. Tests shorten it. */
   mcpProgressEveryMs?: number;
+  /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
+  pushKeysDir?: string;
 }
 
 export interface RunningServer {
@@ -199,6 +202,16 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     ...(options.mcpProgressEveryMs ? { progressEveryMs: options.mcpProgressEveryMs } : {}),
   });
   await registerMcpRoute(app, mcp);
+  // U3 (web push)
+  const push = wirePush(app, {
+    keysDir: options.pushKeysDir ?? join(workspace, ".zcode"),
+    db,
+    log,
+    inbox,
+    interactions,
+    clock,
+    baseUrl: () => `http://127.0.0.1:${port}`,
+  });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     await app.register(fastifyStatic, { root: distDir, wildcard: true });
@@ -236,6 +249,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     close() {
       closing ??= (async () => {
         router.close();
+        push.close();
         inbox.close();
         mcp.close();
         await sessions.close();
