@@ -9,7 +9,7 @@ export type Route =
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, "");
   if (path === "/settings") return { page: "settings" };
-  if (path === "/inbox") return { page: "inbox" };
+  if (path === "/inbox" || path.startsWith("/inbox/")) return { page: "inbox" };
   const match = /^\/s\/(.+)$/.exec(path);
   if (match?.[1]) {
     try {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { InboxItem, PermissionRequest, ServerFrame } from "../../protocol/index.ts";
 import { App } from "../App.tsx";
 import { questionRequest, summary, welcomeFrame } from "../store/fixtures.ts";
+import { appStore } from "../store/store.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 
 afterEach(() => {
@@ -139,6 +140,18 @@ describe("inbox page", () => {
     expect(help).toHaveTextContent("Open or close the item");
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("[U3] a notification's link #/inbox/<id> lands on that card, opened", () => {
+    renderShell(<App />, { frames });
+    act(() => {
+      window.location.hash = "#/inbox/p-a";
+      appStore.getState().showPage("inbox");
+    });
+    expect(rowButton(2)).toHaveAttribute("aria-expanded", "true");
+    expect(
+      within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }),
+    ).toBeVisible();
   });
 
   it("[U1] says so when nothing waits", async () => {

@@ -15,6 +15,7 @@ import { useNow } from "../sessions/useNow.ts";
 import { useAppStore } from "../store/store.ts";
 import { InboxHelp } from "./InboxHelp.tsx";
 import { sortedInbox } from "./inboxState.ts";
+import { openedFromHash } from "./openedFromHash.ts";
 import { useInboxKeys } from "./useInboxKeys.ts";
 import { useRovingRows } from "./useRovingRows.ts";
 import "./inbox.css";
@@ -127,7 +128,7 @@ export function InboxPage() {
   const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
   const now = useNow() + clockOffsetMs;
   const items = useMemo(() => sortedInbox(inbox), [inbox]);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [openId, setOpenId] = useState<string | null>(() => openedFromHash(window.location.hash));
   const [helpOpen, setHelpOpen] = useState(false);
   const [shown, setShown] = useState(ROWS_PER_PAGE);
   const ids = useMemo(() => items.map((item) => item.request.interactionId), [items]);
