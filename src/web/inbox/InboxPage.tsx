@@ -15,6 +15,7 @@ import { useNow } from "../sessions/useNow.ts";
 import { useAppStore } from "../store/store.ts";
 import { InboxHelp } from "./InboxHelp.tsx";
 import { sortedInbox } from "./inboxState.ts";
+import { NotifyDeviceButton } from "./NotifyDeviceButton.tsx";
 import { openedFromHash } from "./openedFromHash.ts";
 import { useInboxKeys } from "./useInboxKeys.ts";
 import { useRovingRows } from "./useRovingRows.ts";
@@ -172,6 +173,7 @@ export function InboxPage() {
             <p className="inbox-count">{t("count", { count: items.length })}</p>
           ) : null}
         </div>
+        <NotifyDeviceButton />
         <button
           type="button"
           className="btn btn--ghost inbox-help-button"
