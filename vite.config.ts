@@ -4,6 +4,17 @@ import { precompress } from "./scripts/precompress.ts";
 
 export default defineConfig({
   plugins: [react(), precompress()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    rollupOptions: {
+      // U2: the service worker is its own entry, served as /sw.js so its scope is the whole app.
+      input: { index: "index.html", sw: "src/web/pwa/serviceWorker.ts" },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js"),
+      },
+    },
+  },
   server: { host: "127.0.0.1" },
 });

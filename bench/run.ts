@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   fanout: () => import("./fanout.ts"),
   coldStart: () => import("./coldStart.ts"),
   longSessionTurn: () => import("./longSessionTurn.ts"),
+  inbox: () => import("./inbox.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */

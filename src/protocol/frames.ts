@@ -1,6 +1,8 @@
 import { z } from "zod/mini";
+import { DeviceInfo } from "./device.ts";
 import { SessionEntry, SessionSummary, StoredEntry } from "./entries.ts";
 import { ErrorCode, ReceiptCode } from "./errors.ts";
+import { InboxChangedFrame, InboxSnapshotFrame } from "./inbox.ts";
 import { PermissionDecision } from "./interactions.ts";
 import { ModeName } from "./modes.ts";
 import { QuestionAnswers, QuestionDraft } from "./question.ts";
@@ -37,6 +39,8 @@ export const ClientFrame = z.discriminatedUnion("type", [
     type: z.literal("hello"),
     protocol: z.number(),
     resume: z.optional(z.array(ResumePoint).check(z.maxLength(100))),
+    /** U4: which device this tab runs on; answers given through this socket record it. */
+    device: z.optional(DeviceInfo),
   }),
   z.strictObject({
     type: z.literal("session.create"),
@@ -197,6 +201,9 @@ export const ServerFrame = z.discriminatedUnion("type", [
     message: z.string(),
     ref: z.optional(z.string()),
   }),
+  // U1 (inbox)
+  InboxSnapshotFrame,
+  InboxChangedFrame,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameType = ServerFrame["type"];

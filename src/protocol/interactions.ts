@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { AnsweredBy } from "./device.ts";
 import { AskUserQuestionItem, QuestionAnswers } from "./question.ts";
 
 /** X4: which revision of the session's plan a review shows, and what the one before it got. */
@@ -54,9 +55,18 @@ export type PermissionDecision = z.infer<typeof PermissionDecision>;
  * approval that carried no answers. `aborted` means no user is coming (Q8).
  */
 export const InteractionOutcome = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("answered"), answers: QuestionAnswers, auto: z.boolean() }),
-  z.strictObject({ type: z.literal("decided"), decision: PermissionDecision }),
-  z.strictObject({ type: z.literal("cancelled") }),
+  z.strictObject({
+    type: z.literal("answered"),
+    answers: QuestionAnswers,
+    auto: z.boolean(),
+    by: z.optional(AnsweredBy),
+  }),
+  z.strictObject({
+    type: z.literal("decided"),
+    decision: PermissionDecision,
+    by: z.optional(AnsweredBy),
+  }),
+  z.strictObject({ type: z.literal("cancelled"), by: z.optional(AnsweredBy) }),
   z.strictObject({ type: z.literal("aborted"), reason: z.string() }),
 ]);
 export type InteractionOutcome = z.infer<typeof InteractionOutcome>;

@@ -3,6 +3,8 @@ import { useAttention } from "./attention/useAttention.ts";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
+import { InboxLink } from "./inbox/InboxLink.tsx";
+import { InboxPage } from "./inbox/InboxPage.tsx";
 import { ConnectionBanner, ConnectionStatus } from "./layout/ConnectionStatus.tsx";
 import { requestComposerFocus } from "./layout/composerFocus.ts";
 import { ErrorBanner } from "./layout/ErrorBanner.tsx";
@@ -70,6 +72,7 @@ export function App() {
             {t("sessions.new")}
           </button>
         </div>
+        <InboxLink />
         <h2 id="sessions-heading" className="sidebar-heading">
           {t("sessions.heading")}
         </h2>
@@ -85,6 +88,8 @@ export function App() {
         <main id="main" className="main" tabIndex={-1}>
           {page === "settings" ? (
             <SettingsPage onBack={() => showPage("session")} />
+          ) : page === "inbox" ? (
+            <InboxPage />
           ) : selected ? (
             <SessionPane key={selected} sessionId={selected} />
           ) : (

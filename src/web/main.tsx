@@ -7,9 +7,11 @@ import { applyInitialRoute } from "./client/useHashRoute.ts";
 import { WebClient } from "./client/WebClient.ts";
 import { Connection, socketUrl } from "./connection/Connection.ts";
 import { checkAccess } from "./connection/checkAccess.ts";
+import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { prefetchMarkdown } from "./markdown/Markdown.tsx";
+import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
 import { appStore } from "./store/store.ts";
@@ -43,6 +45,7 @@ const connection = new Connection({
   url: socketUrl(window.location),
   createSocket: (url) => new WebSocket(url),
   resume: () => resumePoints(appStore.getState()),
+  device: () => deviceInfo(storage, navigator.userAgent),
   onFrame: (frame) => client?.receive(frame),
   onStatus: (status) =>
     client ? client.connectionChanged(status) : appStore.getState().setConnectionStatus(status),
@@ -64,3 +67,4 @@ createRoot(container).render(
 connection.start();
 // After first paint, so the parser chunk does not compete with it.
 setTimeout(() => void prefetchMarkdown(), 0);
+if (import.meta.env.PROD) registerServiceWorker();

@@ -12,6 +12,7 @@ import {
   type ModeName,
 } from "../../protocol/index.ts";
 import { type Clock, systemClock } from "../clock.ts";
+import { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import { McpBridge } from "../mcp/mcpBridge.ts";
@@ -23,6 +24,7 @@ import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/lo
 import { projectRoot } from "../paths.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { PermissionService } from "../permissions/service.ts";
+import { wirePush } from "../push/wirePush.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import { openDatabase } from "../store/database.ts";
@@ -76,6 +78,8 @@ export interface ServerOptions {
   mcpProgressEveryMs?: number;
   /** B4/B5: the MCP stream's keep-alive and how long an idle MCP session lives. Tests shorten them. */
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
+  /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
+  pushKeysDir?: string;
 }
 
 export interface RunningServer {
@@ -174,6 +178,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     }),
   });
   const catalog = options.catalog;
+  const inbox = new InboxFeed({ log, interactions });
   const router = new WsRouter({
     log,
     sessions,
@@ -182,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     clock,
     listModels,
     timings: options.timings ?? DEFAULT_TIMINGS,
+    inbox,
     ...(catalog
       ? {
           chooseModel: (sessionId: string, ref: string) =>
@@ -215,6 +221,16 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     ...options.mcpTimings,
   });
   await registerMcpRoute(app, mcp, { token: () => token });
+  // U3 (web push)
+  const push = wirePush(app, {
+    keysDir: options.pushKeysDir ?? join(workspace, ".zcode"),
+    db,
+    log,
+    inbox,
+    interactions,
+    clock,
+    baseUrl: () => `http://127.0.0.1:${port}`,
+  });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     // The build writes .br and .gz beside each asset; the plugin picks one by Accept-Encoding.
@@ -259,6 +275,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     close() {
       closing ??= (async () => {
         router.close();
+        push.close();
+        inbox.close();
         await mcp.close();
         await sessions.close();
         await app.close();

@@ -1,4 +1,5 @@
 import type {
+  AnsweredBy,
   AskUserQuestionItem,
   CountdownState,
   InteractionRequest,
@@ -36,9 +37,10 @@ export interface InteractionPort {
     request: { toolName: string; toolCallId: string; summary: string; input: unknown },
     signal: AbortSignal,
   ): Promise<PermissionOutcome>;
-  answer(interactionId: string, answers: QuestionAnswers): Receipt;
-  cancel(interactionId: string): Receipt;
-  decide(interactionId: string, decision: PermissionDecision): Receipt;
+  /** `by` (U4) names the device the answer came from; it is kept on the outcome. */
+  answer(interactionId: string, answers: QuestionAnswers, by?: AnsweredBy): Receipt;
+  cancel(interactionId: string, by?: AnsweredBy): Receipt;
+  decide(interactionId: string, decision: PermissionDecision, by?: AnsweredBy): Receipt;
   /** A4: a valid user operation on the question; pauses its countdown for good. */
   touch(interactionId: string): Receipt;
   /** X3: stores work in progress; it is never an answer. */

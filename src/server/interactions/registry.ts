@@ -1,4 +1,5 @@
 import type {
+  AnsweredBy,
   CountdownState,
   InteractionOutcome,
   InteractionRequest,
@@ -429,7 +430,7 @@ class Registry implements InteractionRegistry {
     return rejected("UNKNOWN_INTERACTION", "no such interaction");
   }
 
-  answer(interactionId: string, answers: QuestionAnswers): Receipt {
+  answer(interactionId: string, answers: QuestionAnswers, by?: AnsweredBy): Receipt {
     const found = this.lookup(interactionId);
     if (!("request" in found)) return found;
     if (found.request.kind !== "question") {
@@ -437,26 +438,33 @@ class Registry implements InteractionRegistry {
     }
     const checked = checkAnswers(found.request.questions, answers);
     if (!checked.ok) return rejected("INVALID_ANSWER", checked.message);
-    const outcome: InteractionOutcome = { type: "answered", answers: checked.answers, auto: false };
+    const outcome: InteractionOutcome = {
+      type: "answered",
+      answers: checked.answers,
+      auto: false,
+      ...(by ? { by } : {}),
+    };
     return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
   }
 
-  cancel(interactionId: string): Receipt {
+  cancel(interactionId: string, by?: AnsweredBy): Receipt {
     const found = this.lookup(interactionId);
     if (!("request" in found)) return found;
     if (found.request.kind !== "question") {
       return rejected("WRONG_KIND", "a permission is decided, not cancelled");
     }
-    return this.resolve(interactionId, found, { type: "cancelled" }) ? OK : storageFailed();
+    const outcome: InteractionOutcome = { type: "cancelled", ...(by ? { by } : {}) };
+    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
   }
 
-  decide(interactionId: string, decision: PermissionDecision): Receipt {
+  decide(interactionId: string, decision: PermissionDecision, by?: AnsweredBy): Receipt {
     const found = this.lookup(interactionId);
     if (!("request" in found)) return found;
     if (found.request.kind !== "permission") {
       return rejected("WRONG_KIND", "a question is answered, not decided");
     }
-    return this.resolve(interactionId, found, { type: "decided", decision }) ? OK : storageFailed();
+    const outcome: InteractionOutcome = { type: "decided", decision, ...(by ? { by } : {}) };
+    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
   }
 
   touch(interactionId: string): Receipt {

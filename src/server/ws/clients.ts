@@ -1,9 +1,11 @@
 import type { WebSocket } from "ws";
-import type { ServerFrame } from "../../protocol/index.ts";
+import type { DeviceInfo, ServerFrame } from "../../protocol/index.ts";
 
 /** One WebSocket client: whether it has said hello and which sessions it follows. */
 export class Client {
   greeted = false;
+  /** U4: the device named in hello; answers through this socket record it. */
+  device: DeviceInfo | undefined;
   readonly subscriptions = new Set<string>();
   queue: Promise<void> = Promise.resolve();
 

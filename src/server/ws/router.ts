@@ -1,5 +1,6 @@
 import type { WebSocket } from "ws";
 import {
+  type AnsweredBy,
   type AutoContinueTimings,
   type ClientFrame,
   type ErrorCode,
@@ -10,6 +11,7 @@ import {
   type StoredEntry,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
+import type { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
 import { SessionNotFoundError, StorageError } from "../store/errors.ts";
@@ -40,6 +42,8 @@ export interface RouterDeps {
     sessionId: string,
     ref: string,
   ) => Promise<{ ok: true; ref: string } | { ok: false; message: string }>;
+  /** U1: every pending interaction across sessions, for the inbox. */
+  inbox?: InboxFeed;
 }
 
 /** Entries that change nothing in a session summary do not trigger `session.upserted`. */
@@ -67,9 +71,12 @@ export class WsRouter {
   private readonly clients = new ClientSet();
   private readonly dirtySummaries = new Set<string>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeInbox: () => void;
 
   constructor(private readonly deps: RouterDeps) {
     this.unsubscribe = deps.log.subscribe((sessionId, stored) => this.onEntry(sessionId, stored));
+    this.unsubscribeInbox =
+      deps.inbox?.onChange((frame) => this.clients.toAll(frame)) ?? (() => {});
   }
 
   /** Streamed text of a running turn goes only to the session's followers. */
@@ -99,6 +106,7 @@ export class WsRouter {
 
   close(): void {
     this.unsubscribe();
+    this.unsubscribeInbox();
     this.clients.closeAll(1001, "server shutting down");
   }
 
@@ -187,15 +195,19 @@ export class WsRouter {
         return receipt(
           client,
           frame.interactionId,
-          interactions.answer(frame.interactionId, frame.answers),
+          interactions.answer(frame.interactionId, frame.answers, answeredBy(client)),
         );
       case "interaction.cancel":
-        return receipt(client, frame.interactionId, interactions.cancel(frame.interactionId));
+        return receipt(
+          client,
+          frame.interactionId,
+          interactions.cancel(frame.interactionId, answeredBy(client)),
+        );
       case "interaction.decide":
         return receipt(
           client,
           frame.interactionId,
-          interactions.decide(frame.interactionId, frame.decision),
+          interactions.decide(frame.interactionId, frame.decision, answeredBy(client)),
         );
       case "interaction.touch":
         return receipt(client, frame.interactionId, interactions.touch(frame.interactionId));
@@ -238,6 +250,7 @@ export class WsRouter {
     }
     const models = await this.deps.listModels();
     client.greeted = true;
+    client.device = frame.device;
     client.send({
       type: "welcome",
       protocol: PROTOCOL_VERSION,
@@ -247,6 +260,7 @@ export class WsRouter {
       models,
       timings: this.deps.timings,
     });
+    if (this.deps.inbox) client.send({ type: "inbox.snapshot", items: this.deps.inbox.snapshot() });
     for (const point of frame.resume ?? []) {
       const session = this.deps.log.getSession(point.sessionId);
       if (!session) {
@@ -332,6 +346,11 @@ export class WsRouter {
         session: this.deps.sessions.summary(session),
       });
   }
+}
+
+/** U4: who answers through this socket, when its tab said so in hello. */
+function answeredBy(client: Client): AnsweredBy | undefined {
+  return client.device ? { deviceId: client.device.id, label: client.device.label } : undefined;
 }
 
 function isShortGap(lastSeq: number, afterSeq: number): boolean {

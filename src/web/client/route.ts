@@ -1,11 +1,15 @@
 import type { Page } from "../store/types.ts";
 
-export type Route = { page: "settings" } | { page: "session"; sessionId: string | null };
+export type Route =
+  | { page: "settings" }
+  | { page: "inbox" }
+  | { page: "session"; sessionId: string | null };
 
 /** `#/s/<id>` reopens a session after a reload; `#/settings` is the settings page. */
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, "");
   if (path === "/settings") return { page: "settings" };
+  if (path === "/inbox" || path.startsWith("/inbox/")) return { page: "inbox" };
   const match = /^\/s\/(.+)$/.exec(path);
   if (match?.[1]) {
     try {
@@ -19,5 +23,6 @@ export function parseHash(hash: string): Route {
 
 export function formatHash(page: Page, sessionId: string | null): string {
   if (page === "settings") return "#/settings";
+  if (page === "inbox") return "#/inbox";
   return sessionId ? `#/s/${encodeURIComponent(sessionId)}` : "#/";
 }

@@ -7,7 +7,7 @@ import type { WebClient } from "./WebClient.ts";
 export function applyInitialRoute(hash: string): void {
   const route = parseHash(hash);
   const state = appStore.getState();
-  if (route.page === "settings") state.showPage("settings");
+  if (route.page === "settings" || route.page === "inbox") state.showPage(route.page);
   else state.selectSession(route.sessionId);
 }
 
@@ -20,7 +20,7 @@ export function useHashRoute(client: WebClient): void {
     const follow = () => {
       const route = parseHash(window.location.hash);
       const state = appStore.getState();
-      if (route.page === "settings") state.showPage("settings");
+      if (route.page === "settings" || route.page === "inbox") state.showPage(route.page);
       else if (route.sessionId === null) state.selectSession(null);
       else if (route.sessionId !== state.selectedSessionId) client.openSession(route.sessionId);
       else state.showPage("session");

@@ -63,6 +63,16 @@ describe("Connection", () => {
     expect(h.latest().sentFrames()).toEqual([{ type: "hello", protocol: PROTOCOL_VERSION }]);
   });
 
+  it("[U4] names this tab's device in hello", () => {
+    const device = { id: "dev-1", label: "Chrome on Android" };
+    const h = harness({ device: () => device });
+    h.connection.start();
+    h.latest().open();
+    expect(h.latest().sentFrames()).toEqual([
+      { type: "hello", protocol: PROTOCOL_VERSION, device },
+    ]);
+  });
+
   it("connects to /ws on the page's origin", () => {
     expect(socketUrl({ protocol: "http:", host: "127.0.0.1:4000" })).toBe("ws://127.0.0.1:4000/ws");
     expect(socketUrl({ protocol: "https:", host: "example.test" })).toBe("wss://example.test/ws");

@@ -1,5 +1,6 @@
 import {
   type ClientFrame,
+  type DeviceInfo,
   PROTOCOL_VERSION,
   type ResumePoint,
   type ServerFrame,
@@ -31,6 +32,8 @@ export interface ConnectionOptions {
   createSocket: SocketFactory;
   /** Sessions to resume in `hello`, read at each (re)connect (W3). */
   resume(): ResumePoint[];
+  /** U4: the device this tab runs on, named in every hello. */
+  device?: () => DeviceInfo;
   onFrame(frame: ServerFrame): void;
   onStatus(status: ConnectionStatus): void;
   /**
@@ -135,6 +138,7 @@ export class Connection {
         resume.length > 0
           ? { type: "hello", protocol: PROTOCOL_VERSION, resume }
           : { type: "hello", protocol: PROTOCOL_VERSION };
+      if (this.options.device) hello.device = this.options.device();
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => this.receive(event.data);

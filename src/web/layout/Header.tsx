@@ -14,10 +14,10 @@ function GearIcon() {
 }
 
 export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
-  const { t } = useTranslation(["common", "settings"]);
+  const { t } = useTranslation(["common", "settings", "inbox"]);
   const page = useAppStore((s) => s.page);
   const title = useAppStore((s) => {
-    if (s.page === "settings") return null;
+    if (s.page !== "session") return null;
     const id = s.selectedSessionId;
     return id ? (s.sessions[id]?.title ?? "") : undefined;
   });
@@ -25,9 +25,11 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
   const heading =
     page === "settings"
       ? t("settings:title")
-      : title === undefined
-        ? t("header.noSession")
-        : title || t("sessions.untitled");
+      : page === "inbox"
+        ? t("inbox:title")
+        : title === undefined
+          ? t("header.noSession")
+          : title || t("sessions.untitled");
   return (
     <header className="topbar">
       <h1 className="topbar-title" data-testid="session-title">

@@ -1,4 +1,5 @@
 import type { ClientFrame, ServerFrame, SessionSummary } from "../../protocol/index.ts";
+import { applyInboxFrame } from "../inbox/inboxState.ts";
 import { dropSession, receiptArrived } from "./outbox.ts";
 import {
   applyDelta,
@@ -141,6 +142,9 @@ export function applyServerFrame<S extends WebData>(
       const lastError = { code: frame.code, message: frame.message, ref: frame.ref };
       return { state: { ...state, lastError }, outgoing: [] };
     }
+    case "inbox.snapshot":
+    case "inbox.changed":
+      return { state: { ...state, inbox: applyInboxFrame(state.inbox, frame) }, outgoing: [] };
   }
 }
 

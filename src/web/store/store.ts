@@ -5,6 +5,7 @@ import { applyServerFrame } from "./applyServerFrame.ts";
 import { EMPTY_OUTBOX } from "./outbox.ts";
 import type {
   ConnectionSlice,
+  InboxSlice,
   SessionsSlice,
   SettingsSlice,
   TranscriptsSlice,
@@ -22,6 +23,7 @@ export type AppState = ConnectionSlice &
   TranscriptsSlice &
   SettingsSlice &
   UiSlice &
+  InboxSlice &
   FrameActions;
 
 type Slice<T> = StateCreator<AppState, [], [], T>;
@@ -64,6 +66,8 @@ const createUiSlice: Slice<UiSlice> = (set) => ({
   showPage: (page) => set({ page }),
 });
 
+const createInboxSlice: Slice<InboxSlice> = () => ({ inbox: {} });
+
 const createFrameActions: Slice<FrameActions> = (set, get) => ({
   applyFrame: (frame, receivedAt) => {
     const { state, outgoing } = applyServerFrame(get(), frame, receivedAt);
@@ -79,6 +83,7 @@ function createAppState(...args: Parameters<Slice<AppState>>): AppState {
     ...createTranscriptsSlice(...args),
     ...createSettingsSlice(...args),
     ...createUiSlice(...args),
+    ...createInboxSlice(...args),
     ...createFrameActions(...args),
   };
 }

@@ -3,6 +3,7 @@ import type {
   EarlierHistory,
   ErrorCode,
   ExecutionMode,
+  InboxItem,
   InteractionOutcome,
   InteractionRequest,
   ModelInfo,
@@ -62,7 +63,7 @@ export interface ServerError {
   ref?: string;
 }
 
-export type Page = "session" | "settings";
+export type Page = "session" | "settings" | "inbox";
 
 export interface ConnectionSlice {
   connection: ConnectionStatus;
@@ -98,6 +99,11 @@ export interface SettingsSlice {
   settings: Settings;
 }
 
+/** U1: every pending interaction of every session, keyed by interaction id. */
+export interface InboxSlice {
+  inbox: Record<string, InboxItem>;
+}
+
 export interface UiSlice {
   page: Page;
   showPage(page: Page): void;
@@ -118,4 +124,5 @@ export interface WebData {
   receipts: Record<string, ReceiptView>;
   settings: Settings;
   page: Page;
+  inbox: Record<string, InboxItem>;
 }

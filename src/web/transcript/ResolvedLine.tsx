@@ -58,9 +58,23 @@ export const ResolvedLine = memo(function ResolvedLine({
       </div>
     );
   }
+  const by = "by" in outcome ? outcome.by : undefined;
   return (
     <p className="entry entry-resolved" data-testid="entry-resolved">
       {auto ? t("interaction.autoContinued") : <OutcomeText outcome={outcome} />}
+      {by ? (
+        <span className="entry-resolved-by" data-testid="answered-on">
+          {" · "}
+          {t(
+            by.via === "notification"
+              ? "interaction.answeredFromNotification"
+              : "interaction.answeredOn",
+            {
+              device: by.label,
+            },
+          )}
+        </span>
+      ) : null}
     </p>
   );
 });

@@ -1,0 +1,259 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { TestClient } from "../src/server/testing/wsClient.ts";
+import { expect, test } from "./fixtures.ts";
+import { ShellPage } from "./pages/shell.ts";
+import type { PlangateServer } from "./server.ts";
+
+const COLOUR = "Which colour should the button be?";
+const RUNNER = "Which test runner should the project use?";
+
+test.use({ scenario: "inbox", serverArgs: ["--no-build"] });
+
+function wsUrl(server: PlangateServer): string {
+  return `${server.origin.replace(/^http/, "ws")}/ws?token=${server.token}`;
+}
+
+/** Starts a session over the socket and waits until its prompt leaves a decision waiting. */
+async function sessionWaiting(client: TestClient, title: string, prompt: string): Promise<string> {
+  client.send({ type: "session.create", title });
+  const snapshot = await client.next("snapshot", (frame) => frame.session.title === title);
+  const sessionId = snapshot.session.id;
+  client.send({ type: "prompt", sessionId, text: prompt });
+  await client.next(
+    "event",
+    (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.requested",
+    10_000,
+  );
+  return sessionId;
+}
+
+async function connectAgent(server: PlangateServer): Promise<Client> {
+  const agent = new Client({ name: "outside-agent", version: "1.0.0" });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", server.origin), {
+      requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+    }),
+  );
+  return agent;
+}
+
+test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four oldest first and each is answered from it", async ({
+  page,
+  server,
+}) => {
+  const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+  const agent = await connectAgent(server);
+  try {
+    await sessionWaiting(client, "Button colour", "Ask me a question");
+    await sessionWaiting(client, "README plan", "Plan a review of the README");
+    await sessionWaiting(client, "Notes file", "Please write the notes");
+    const call = agent.callTool({
+      name: "ask_user_question",
+      arguments: {
+        questions: [
+          {
+            question: RUNNER,
+            header: "Tests",
+            options: [
+              { label: "Vitest", description: "Fast, Vite-native" },
+              { label: "Jest", description: "The long-time default" },
+            ],
+            multiSelect: false,
+          },
+        ],
+      },
+    });
+
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    const link = page.getByTestId("inbox-link");
+    await expect(link).toContainText("4");
+    await link.click();
+    const items = page.getByTestId("inbox-item");
+    await expect(items).toHaveCount(4);
+    await expect(items.nth(0)).toContainText("Button colour");
+    await expect(items.nth(0)).toContainText(COLOUR);
+    await expect(items.nth(1)).toContainText("Plan review");
+    await expect(items.nth(1)).toContainText("README plan");
+    await expect(items.nth(2)).toContainText("Permission");
+    await expect(items.nth(2)).toContainText("Notes file");
+    await expect(items.nth(3)).toContainText("outside-agent");
+    await expect(items.nth(3)).toContainText(RUNNER);
+
+    // The question, from the keyboard: j to the first item, Enter opens its card.
+    await page.keyboard.press("j");
+    await expect(items.nth(0).getByRole("button").first()).toBeFocused();
+    await page.keyboard.press("Enter");
+    await items.nth(0).getByRole("radio", { name: /Red/ }).check();
+    await items.nth(0).getByRole("button", { name: "Submit" }).click();
+    await expect(items).toHaveCount(3);
+    await expect(items.nth(0)).toContainText("README plan");
+    await expect(items.nth(0).getByRole("button").first()).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await items.nth(0).getByRole("button", { name: "Approve" }).click();
+    await expect(items).toHaveCount(2);
+
+    await page.keyboard.press("Enter");
+    await items.nth(0).getByRole("button", { name: "Allow once" }).click();
+    await expect(items).toHaveCount(1);
+    await expect.poll(() => existsSync(join(server.workspace, "notes.md"))).toBe(true);
+
+    await page.keyboard.press("Enter");
+    await items
+      .nth(0)
+      .getByRole("radio", { name: /Vitest/ })
+      .check();
+    await items.nth(0).getByRole("button", { name: "Submit" }).click();
+    const reply = (await call) as { content: { text: string }[]; isError: boolean };
+    expect(reply.isError).toBe(false);
+    expect(reply.content[0]?.text).toContain("Vitest");
+    await expect(items).toHaveCount(0);
+    await expect(page.getByText(/Nothing waits for you/)).toBeVisible();
+    await expect(link).not.toContainText("4");
+
+    // U4: the transcript says which device answered.
+    await page.getByTestId("session-item").filter({ hasText: "Button colour" }).click();
+    await expect(page.getByTestId("answered-on")).toHaveText(/answered on Chrome on Linux/);
+  } finally {
+    client.socket.close();
+    await agent.close();
+  }
+});
+
+// Goldens: regenerate with `npx playwright test e2e/inbox.spec.ts --update-snapshots`.
+// Long grace and deadline keep countdown chips out of the picture.
+const STILL = ["--no-build", "--grace-ms", "3600000", "--deadline-ms", "3600000"];
+const SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+for (const locale of ["en", "zh-CN"] as const) {
+  test.describe(`inbox goldens ${locale}`, () => {
+    test.use({ locale, serverArgs: STILL });
+
+    for (const size of SIZES) {
+      test(`[U1][U2] the inbox with four waiting looks as committed (${size.name}, ${locale})`, async ({
+        page,
+        server,
+      }) => {
+        const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+        const agent = await connectAgent(server);
+        try {
+          await sessionWaiting(client, "Button colour", "Ask me a question");
+          await sessionWaiting(client, "README plan", "Plan a review of the README");
+          await sessionWaiting(client, "Notes file", "Please write the notes");
+          void agent
+            .callTool({
+              name: "ask_user_question",
+              arguments: {
+                questions: [
+                  {
+                    question: RUNNER,
+                    header: "Tests",
+                    options: [{ label: "Vitest" }, { label: "Jest" }],
+                    multiSelect: false,
+                  },
+                ],
+              },
+            })
+            .catch(() => undefined);
+          await page.setViewportSize({ width: size.width, height: size.height });
+          const shell = new ShellPage(page);
+          await shell.open(server.url);
+          await page.getByTestId("inbox-link").click();
+          await expect(page.getByTestId("inbox-item")).toHaveCount(4);
+          await expect(page).toHaveScreenshot(`inbox-${size.name}-${locale}.png`);
+        } finally {
+          client.socket.close();
+          await agent.close();
+        }
+      });
+    }
+  });
+}
+
+test.describe("inbox on a phone", () => {
+  test.use({ serverArgs: STILL, hasTouch: true, isMobile: true });
+
+  for (const width of [360, 430]) {
+    test(`[U2] at ${width} px every inbox control is a 44 px touch target and nothing overflows`, async ({
+      page,
+      server,
+    }) => {
+      const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+      try {
+        await sessionWaiting(client, "Button colour", "Ask me a question");
+        await sessionWaiting(client, "README plan", "Plan a review of the README");
+        await sessionWaiting(client, "Notes file", "Please write the notes");
+        await page.setViewportSize({ width, height: 844 });
+        const shell = new ShellPage(page);
+        await shell.open(server.url);
+        await page.getByTestId("inbox-link").tap();
+        const items = page.getByTestId("inbox-item");
+        await expect(items).toHaveCount(3);
+        for (let index = 0; index < 3; index++) {
+          await items.nth(index).getByRole("button").first().tap();
+          const inbox = page.getByTestId("inbox");
+          const small = await inbox.evaluate((root) =>
+            [...root.querySelectorAll<HTMLElement>("button, [role=radio], label:has(input)")]
+              .filter((el) => el.offsetParent !== null)
+              .map((el) => ({
+                text: el.textContent?.trim().slice(0, 30),
+                rect: el.getBoundingClientRect(),
+              }))
+              .filter(({ rect }) => rect.height < 44 || rect.width < 44)
+              .map(
+                ({ text, rect }) => `${text} ${Math.round(rect.width)}×${Math.round(rect.height)}`,
+              ),
+          );
+          expect(small).toEqual([]);
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          expect(overflow).toBeLessThanOrEqual(0);
+          await items.nth(index).getByRole("button").first().tap();
+        }
+      } finally {
+        client.socket.close();
+      }
+    });
+  }
+});
+
+test.describe("inbox accessibility", () => {
+  test.use({ serverArgs: STILL });
+
+  test("[U1][W5] the inbox, an item opened in it and the shortcuts have no axe violations", async ({
+    page,
+    server,
+  }) => {
+    const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+    try {
+      await sessionWaiting(client, "Button colour", "Ask me a question");
+      await sessionWaiting(client, "Notes file", "Please write the notes");
+      const shell = new ShellPage(page);
+      await shell.open(server.url);
+      await page.getByTestId("inbox-link").click();
+      await page.keyboard.press("j");
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("radio", { name: /Red/ })).toBeVisible();
+      await page.getByRole("button", { name: /Shortcuts/ }).click();
+      await expect(page.getByRole("dialog", { name: "Inbox shortcuts" })).toBeVisible();
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => ({
+          rule: v.id,
+          targets: v.nodes.map((n) => n.target.join(" ")),
+        })),
+      ).toEqual([]);
+    } finally {
+      client.socket.close();
+    }
+  });
+});

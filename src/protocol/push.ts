@@ -1,0 +1,20 @@
+import { z } from "zod/mini";
+
+/** U3: what a page sends to have this device notified (its PushSubscription, as JSON). */
+export const PushSubscribeBody = z.object({
+  endpoint: z.url().check(z.maxLength(2000)),
+  keys: z.object({
+    p256dh: z.string().check(z.minLength(1), z.maxLength(200)),
+    auth: z.string().check(z.minLength(1), z.maxLength(100)),
+  }),
+  deviceLabel: z.optional(z.string().check(z.maxLength(120))),
+});
+export type PushSubscribeBody = z.infer<typeof PushSubscribeBody>;
+
+/** U3: a notification's action, sent by the service worker: the option label or the decision. */
+export const PushActionBody = z.strictObject({
+  interactionId: z.string().check(z.minLength(1), z.maxLength(200)),
+  action: z.string().check(z.minLength(1), z.maxLength(120)),
+  deviceLabel: z.optional(z.string().check(z.maxLength(120))),
+});
+export type PushActionBody = z.infer<typeof PushActionBody>;

@@ -1,0 +1,120 @@
+import type { Database } from "better-sqlite3";
+import { DEFAULT_SETTINGS, type ServerFrame } from "../../protocol/index.ts";
+import { FakeClock } from "../interactions/fakeClock.ts";
+import { createInteractionRegistry } from "../interactions/registry.ts";
+import {
+  colourQuestion,
+  DEADLINE_MS,
+  flush,
+  GRACE_MS,
+  planReviewQuestion,
+} from "../interactions/registryHarness.ts";
+import { openDatabase } from "../store/database.ts";
+import { SessionLog } from "../store/sessionLog.ts";
+import { tempDir } from "../testing/helpers.ts";
+import { InboxFeed } from "./inboxFeed.ts";
+
+const build = { permissionMode: "build", planEnabled: false } as const;
+type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
+
+describe("inbox feed", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let db: Database;
+  let clock: FakeClock;
+  let log: SessionLog;
+  let feed: InboxFeed;
+  let changes: Changed[];
+  let registry: ReturnType<typeof createInteractionRegistry>;
+
+  beforeEach(() => {
+    dir = tempDir();
+    db = openDatabase(`${dir.path}/plangate.db`);
+    clock = new FakeClock();
+    log = new SessionLog(db, clock);
+    let nextId = 0;
+    registry = createInteractionRegistry({
+      append: (sessionId, entry) => log.append(sessionId, entry),
+      clock,
+      settings: () => DEFAULT_SETTINGS,
+      timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
+      newId: () => `int_${++nextId}`,
+    });
+    feed = new InboxFeed({ log, interactions: registry });
+    changes = [];
+    feed.onChange((frame) => {
+      if (frame.type === "inbox.changed") changes.push(frame);
+    });
+    for (const id of ["sess_a", "sess_b", "sess_mcp"]) {
+      log.createSession({ id, title: id, model: "scripted/demo", mode: build });
+    }
+  });
+  afterEach(() => {
+    feed.close();
+    registry.close();
+    db.close();
+    dir.remove();
+  });
+
+  const signal = () => new AbortController().signal;
+  const ask = (sessionId: string, toolCallId: string, questions = [colourQuestion]) =>
+    registry.askQuestions(
+      sessionId,
+      { toolName: "AskUserQuestion", toolCallId, questions },
+      signal(),
+    );
+
+  it("[U1] lists every pending question, review and permission across sessions, oldest first", async () => {
+    void ask("sess_b", "c1");
+    clock.advance(10);
+    void registry.askPermission(
+      "sess_a",
+      { toolName: "Write", toolCallId: "c2", summary: "notes.md", input: { path: "notes.md" } },
+      signal(),
+    );
+    clock.advance(10);
+    void ask("sess_mcp", "c3", [planReviewQuestion]);
+    clock.advance(10);
+    void ask("sess_b", "c4");
+    await flush();
+
+    const items = feed.snapshot();
+    expect(items.map((item) => [item.request.sessionId, item.request.kind, item.position])).toEqual(
+      [
+        ["sess_b", "question", 0],
+        ["sess_a", "permission", 0],
+        ["sess_mcp", "question", 0],
+        ["sess_b", "question", 1],
+      ],
+    );
+    expect(items[0]?.countdown.phase).toBe("counting");
+  });
+
+  it("[U1] tells connected clients what arrived, changed and left, once per change", async () => {
+    void ask("sess_a", "c1");
+    await flush();
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.upserted.map((item) => item.request.toolCallId)).toEqual(["c1"]);
+    const id = changes[0]?.upserted[0]?.request.interactionId ?? "";
+
+    expect(registry.touch(id)).toEqual({ ok: true });
+    await flush();
+    expect(changes[1]?.upserted[0]?.countdown.phase).toBe("paused");
+
+    expect(registry.answer(id, { [colourQuestion.question]: { labels: ["Red"] } })).toEqual({
+      ok: true,
+    });
+    await flush();
+    expect(changes[2]).toEqual({ type: "inbox.changed", upserted: [], removed: [id] });
+    expect(feed.snapshot()).toEqual([]);
+    expect(changes).toHaveLength(3);
+  });
+
+  it("[U1] a snapshot taken between a change and its broadcast sends the change first", async () => {
+    void ask("sess_a", "c1");
+    const items = feed.snapshot();
+    expect(changes).toHaveLength(1);
+    expect(items).toHaveLength(1);
+    await flush();
+    expect(changes).toHaveLength(1);
+  });
+});

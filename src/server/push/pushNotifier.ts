@@ -1,0 +1,122 @@
+import {
+  type InboxItem,
+  isDrivenOverMcp,
+  mcpClientOf,
+  type ServerFrame,
+} from "../../protocol/index.ts";
+import type { PushResult } from "./pushSender.ts";
+import type { PushSubscriptionRecord } from "./subscriptionStore.ts";
+
+/** U3: what a notification carries; the service worker shows it and routes its actions. */
+export interface PushPayload {
+  interactionId: string;
+  sessionId: string;
+  kind: "question" | "review" | "permission";
+  /** The agent that asks: an MCP client's own name, else plangate. */
+  agent: string;
+  sessionTitle: string;
+  /** The question, or the tool and what it touches. */
+  text: string;
+  /** Answers a notification action may give directly (permission, single-choice question). */
+  actions: { id: string; label: string }[];
+  /** X5: set when the countdown has just become visible. */
+  deadlineAt?: number;
+  url: string;
+}
+
+export interface PushNotifierDeps {
+  subscriptions: { list(): PushSubscriptionRecord[]; remove(endpoint: string): void };
+  send(subscription: PushSubscriptionRecord, payload: PushPayload): Promise<PushResult>;
+  session(sessionId: string): { title: string; model: string } | undefined;
+  /** Where a notification opens: the public URL when one is set. */
+  baseUrl(): string;
+}
+
+type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
+
+function kindOf(item: InboxItem): PushPayload["kind"] {
+  const { request } = item;
+  if (request.kind === "permission") return "permission";
+  return request.questions[0]?.intent?.kind === "plan-review" ? "review" : "question";
+}
+
+function actionsOf(item: InboxItem): PushPayload["actions"] {
+  const { request } = item;
+  if (request.kind === "permission") {
+    return [
+      { id: "allow_once", label: "Allow once" },
+      { id: "deny", label: "Deny" },
+    ];
+  }
+  const [only, ...more] = request.questions;
+  if (!only || more.length > 0 || only.multiSelect || only.intent) return [];
+  return only.options.slice(0, 2).map((option) => ({ id: option.label, label: option.label }));
+}
+
+/**
+ * U3/X5: a push to every subscribed device when something starts waiting, and once more when
+ * its countdown becomes visible. Each interaction is announced at most once per reason.
+ */
+export class PushNotifier {
+  private readonly announced = new Set<string>();
+
+  constructor(private readonly deps: PushNotifierDeps) {}
+
+  onInboxChanged(frame: Changed): Promise<void> {
+    const sends: Promise<void>[] = [];
+    for (const id of frame.removed) {
+      this.announced.delete(`${id}#arrived`);
+      this.announced.delete(`${id}#countdown`);
+    }
+    for (const item of frame.upserted) {
+      const id = item.request.interactionId;
+      if (!this.announced.has(`${id}#arrived`)) {
+        this.announced.add(`${id}#arrived`);
+        sends.push(this.pushAll(item));
+      }
+    }
+    return Promise.all(sends).then(() => undefined);
+  }
+
+  /** X5: the countdown of this item is now on screen; say so before the deadline. */
+  countdownVisible(item: InboxItem): Promise<void> {
+    const id = item.request.interactionId;
+    if (item.countdown.phase !== "counting" || this.announced.has(`${id}#countdown`)) {
+      return Promise.resolve();
+    }
+    this.announced.add(`${id}#countdown`);
+    return this.pushAll(item, item.countdown.deadlineAt);
+  }
+
+  payloadOf(item: InboxItem, deadlineAt?: number): PushPayload {
+    const { request } = item;
+    const session = this.deps.session(request.sessionId);
+    const model = session?.model ?? "";
+    const text =
+      request.kind === "permission"
+        ? `${request.toolName} ${request.summary}`
+        : (request.questions[0]?.question ?? request.toolName);
+    const payload: PushPayload = {
+      interactionId: request.interactionId,
+      sessionId: request.sessionId,
+      kind: kindOf(item),
+      agent: isDrivenOverMcp(model) ? mcpClientOf(model) : "plangate",
+      sessionTitle: session?.title ?? "",
+      text,
+      actions: actionsOf(item),
+      url: `${this.deps.baseUrl()}/#/inbox`,
+    };
+    if (deadlineAt !== undefined) payload.deadlineAt = deadlineAt;
+    return payload;
+  }
+
+  private async pushAll(item: InboxItem, deadlineAt?: number): Promise<void> {
+    const payload = this.payloadOf(item, deadlineAt);
+    await Promise.all(
+      this.deps.subscriptions.list().map(async (subscription) => {
+        const result = await this.deps.send(subscription, payload);
+        if (result === "gone") this.deps.subscriptions.remove(subscription.endpoint);
+      }),
+    );
+  }
+}

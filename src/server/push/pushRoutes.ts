@@ -1,0 +1,88 @@
+import type { FastifyInstance } from "fastify";
+import {
+  type AnsweredBy,
+  PermissionDecision,
+  PushActionBody,
+  PushSubscribeBody,
+} from "../../protocol/index.ts";
+import type { Clock } from "../clock.ts";
+import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
+import type { SubscriptionStore } from "./subscriptionStore.ts";
+
+export const PUSH_PATHS = {
+  key: "/push/key",
+  subscribe: "/push/subscribe",
+  action: "/push/action",
+};
+
+export interface PushRouteDeps {
+  publicKey: string;
+  subscriptions: SubscriptionStore;
+  interactions: Pick<InteractionRegistry, "pending" | "answer" | "decide"> & {
+    find(interactionId: string): ReturnType<InteractionRegistry["pending"]>[number] | undefined;
+  };
+  clock: Clock;
+}
+
+/**
+ * U3: the page fetches the public key and subscribes its device; the service worker sends a
+ * notification's action, which answers through the registry like any answer (R3: exactly
+ * once; a second gets 409) and is recorded as given from a notification (U4).
+ */
+export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): void {
+  app.get(PUSH_PATHS.key, async (_request, reply) =>
+    reply.header("cache-control", "no-store").send({ publicKey: deps.publicKey }),
+  );
+
+  app.post(PUSH_PATHS.subscribe, async (request, reply) => {
+    const body = PushSubscribeBody.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: "not a push subscription" });
+    deps.subscriptions.save(
+      {
+        endpoint: body.data.endpoint,
+        keys: body.data.keys,
+        deviceLabel: body.data.deviceLabel ?? "a device",
+      },
+      deps.clock.now(),
+    );
+    return reply.code(201).send({ ok: true });
+  });
+
+  app.post(PUSH_PATHS.action, async (request, reply) => {
+    const body = PushActionBody.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: "not a notification action" });
+    const { interactionId, action } = body.data;
+    const by: AnsweredBy = {
+      deviceId: "notification",
+      label: body.data.deviceLabel ?? "a device",
+      via: "notification",
+    };
+    const pending = deps.interactions.find(interactionId);
+    let result: Receipt;
+    if (!pending) {
+      result = { ok: false, code: "UNKNOWN_INTERACTION", message: "nothing waits under that id" };
+    } else if (pending.request.kind === "permission") {
+      const decision = PermissionDecision.safeParse(action);
+      result = decision.success
+        ? deps.interactions.decide(interactionId, decision.data, by)
+        : { ok: false, code: "INVALID_ANSWER", message: "not a permission decision" };
+    } else {
+      const question = pending.request.questions[0];
+      result =
+        question && pending.request.questions.length === 1
+          ? deps.interactions.answer(
+              interactionId,
+              { [question.question]: { labels: [action] } },
+              by,
+            )
+          : {
+              ok: false,
+              code: "INVALID_ANSWER",
+              message: "only one question can be answered here",
+            };
+    }
+    if (result.ok) return reply.send({ ok: true });
+    const status = result.code === "INVALID_ANSWER" ? 400 : 409;
+    return reply.code(status).send({ ok: false, code: result.code, message: result.message });
+  });
+}

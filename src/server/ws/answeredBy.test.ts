@@ -1,0 +1,123 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { tempDir } from "../testing/helpers.ts";
+import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { TestClient } from "../testing/wsClient.ts";
+
+const scenario = `
+turns:
+  - match: ask
+    steps:
+      - tools:
+          - name: AskUserQuestion
+            input:
+              questions:
+                - question: Which colour?
+                  header: Colour
+                  multiSelect: false
+                  options: [{ label: Red }, { label: Blue }]
+      - say: "Noted: {{result}}"
+`;
+
+const phone = { id: "dev-phone", label: "Safari on iPhone" };
+
+describe("who answered, and the inbox over the socket", () => {
+  let t: TestServer;
+  let scenarioDir: ReturnType<typeof tempDir>;
+  const clients: TestClient[] = [];
+
+  const hello = async (device?: typeof phone) => {
+    const client = await TestClient.open(t.wsUrl, t.browserHeaders);
+    clients.push(client);
+    client.send({ type: "hello", protocol: PROTOCOL_VERSION, ...(device ? { device } : {}) });
+    await client.next("welcome");
+    return client;
+  };
+
+  const askIn = async (client: TestClient) => {
+    client.send({ type: "session.create", title: "colours" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: "ask me" });
+    const requested = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.requested",
+    );
+    if (requested.entry.kind !== "interaction.requested") throw new Error("unreachable");
+    return { sessionId, interactionId: requested.entry.request.interactionId };
+  };
+
+  beforeAll(async () => {
+    scenarioDir = tempDir();
+    const file = join(scenarioDir.path, "ask.yaml");
+    writeFileSync(file, scenario);
+    t = await startTestServer({
+      model: `scripted:${file}`,
+      timings: { graceMs: 60_000, deadlineMs: 300_000 },
+    });
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+  afterAll(async () => {
+    await t.stop();
+    scenarioDir.remove();
+  });
+
+  it("[U4] an answer records the device its tab named in hello", async () => {
+    const client = await hello(phone);
+    const { sessionId, interactionId } = await askIn(client);
+    client.send({
+      type: "interaction.answer",
+      interactionId,
+      answers: { "Which colour?": { labels: ["Red"] } },
+    });
+    expect(await client.next("receipt")).toMatchObject({ ok: true });
+    const resolved = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.resolved",
+    );
+    expect(resolved.entry).toMatchObject({
+      outcome: { type: "answered", by: { deviceId: "dev-phone", label: "Safari on iPhone" } },
+    });
+  });
+
+  it("[U4] a tab that named no device answers without one, and a bad device is refused", async () => {
+    const client = await hello();
+    const { sessionId, interactionId } = await askIn(client);
+    client.send({ type: "interaction.cancel", interactionId });
+    const resolved = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.resolved",
+    );
+    expect(resolved.entry).toEqual({
+      kind: "interaction.resolved",
+      interactionId,
+      outcome: { type: "cancelled" },
+    });
+
+    const bad = await TestClient.open(t.wsUrl, t.browserHeaders);
+    clients.push(bad);
+    bad.send({ type: "hello", protocol: PROTOCOL_VERSION, device: { id: "", label: "x" } });
+    expect(await bad.next("error")).toMatchObject({ code: "BAD_FRAME" });
+  });
+
+  it("[U1] hello is followed by the inbox snapshot, and others hear what starts and stops waiting", async () => {
+    const watcher = await hello();
+    expect(await watcher.next("inbox.snapshot")).toEqual({ type: "inbox.snapshot", items: [] });
+    const asker = await hello();
+    const { interactionId } = await askIn(asker);
+    const arrived = await watcher.next("inbox.changed", (frame) =>
+      frame.upserted.some((item) => item.request.interactionId === interactionId),
+    );
+    expect(arrived.upserted[0]?.request.kind).toBe("question");
+    const late = await hello();
+    const snapshot = await late.next("inbox.snapshot");
+    expect(snapshot.items.map((item) => item.request.interactionId)).toEqual([interactionId]);
+
+    asker.send({ type: "interaction.cancel", interactionId });
+    expect(
+      await watcher.next("inbox.changed", (frame) => frame.removed.includes(interactionId)),
+    ).toMatchObject({ removed: [interactionId] });
+  });
+});

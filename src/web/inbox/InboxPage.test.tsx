@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+import { act, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import type { InboxItem, PermissionRequest, ServerFrame } from "../../protocol/index.ts";
+import { App } from "../App.tsx";
+import { questionRequest, summary, welcomeFrame } from "../store/fixtures.ts";
+import { appStore } from "../store/store.ts";
+import { renderShell } from "../testing/renderShell.tsx";
+
+afterEach(() => {
+  window.location.hash = "";
+});
+
+const waiting = { phase: "ineligible" } as const;
+
+function permission(
+  interactionId: string,
+  sessionId: string,
+  createdAt: number,
+): PermissionRequest {
+  return {
+    kind: "permission",
+    interactionId,
+    sessionId,
+    toolName: "Write",
+    toolCallId: `call-${interactionId}`,
+    summary: "notes.md",
+    input: { path: "notes.md", content: "hi" },
+    createdAt,
+  };
+}
+
+const items: InboxItem[] = [
+  { request: { ...questionRequest("q-b", "b"), createdAt: 20 }, countdown: waiting, position: 0 },
+  { request: permission("p-a", "a", 30), countdown: waiting, position: 0 },
+  { request: { ...questionRequest("q-m", "m"), createdAt: 10 }, countdown: waiting, position: 0 },
+  { request: { ...questionRequest("q-c", "c"), createdAt: 40 }, countdown: waiting, position: 0 },
+];
+
+const frames: ServerFrame[] = [
+  welcomeFrame({
+    sessions: [
+      summary("a", { title: "Refactor", pendingInteractions: 1 }),
+      summary("b", { title: "Docs", pendingInteractions: 1 }),
+      summary("c", { title: "Tests", pendingInteractions: 1 }),
+      summary("m", { title: "Agent session", model: "mcp/claude-code", pendingInteractions: 1 }),
+    ],
+  }),
+  { type: "inbox.snapshot", items },
+];
+
+function rows() {
+  return within(screen.getByTestId("inbox-list")).getAllByTestId("inbox-item");
+}
+
+function rowButton(index: number): HTMLElement {
+  const row = rows()[index];
+  if (!row) throw new Error(`no row ${index}`);
+  return within(row).getAllByRole("button")[0] as HTMLElement;
+}
+
+describe("inbox page", () => {
+  it("[U1] the session list links to the inbox with the total waiting", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames });
+    const link = screen.getByTestId("inbox-link");
+    expect(link).toHaveTextContent("4 decisions waiting");
+    await user.click(link);
+    expect(window.location.hash).toBe("#/inbox");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Inbox");
+  });
+
+  it("[U1] lists every waiting item oldest first with agent, session and kind", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames });
+    await user.click(screen.getByTestId("inbox-link"));
+    expect(rows().map((row) => row.getAttribute("data-interaction-id"))).toEqual([
+      "q-m",
+      "q-b",
+      "p-a",
+      "q-c",
+    ]);
+    expect(rows()[0]).toHaveTextContent("claude-code");
+    expect(rows()[0]).toHaveTextContent("Agent session");
+    expect(rows()[0]).toHaveTextContent("Which database for q-m?");
+    expect(rows()[1]).toHaveTextContent("plangate");
+    expect(rows()[2]).toHaveTextContent("Permission");
+    expect(rows()[2]).toHaveTextContent("Write · notes.md");
+  });
+
+  it("[U1] j / k move through the list, Enter opens the same card, and an answer goes out", async () => {
+    const user = userEvent.setup();
+    const { sent, client } = renderShell(<App />, { frames });
+    await user.click(screen.getByTestId("inbox-link"));
+    await user.keyboard("j");
+    expect(rowButton(0)).toHaveFocus();
+    await user.keyboard("jj");
+    expect(rowButton(2)).toHaveFocus();
+    await user.keyboard("k");
+    expect(rowButton(1)).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(rowButton(1)).toHaveAttribute("aria-expanded", "true");
+    const card = within(rows()[1] as HTMLElement);
+    await user.click(card.getByText("Postgres"));
+    await user.click(card.getByRole("button", { name: "Submit" }));
+    expect(sent).toContainEqual({
+      type: "interaction.answer",
+      interactionId: "q-b",
+      answers: { "Which database for q-b?": { labels: ["Postgres"] } },
+    });
+
+    act(() => client.receive({ type: "inbox.changed", upserted: [], removed: ["q-b"] }));
+    expect(rows()).toHaveLength(3);
+    expect(rowButton(1)).toHaveFocus();
+    expect(rows()[1]).toHaveAttribute("data-interaction-id", "p-a");
+  });
+
+  it("[U1] a permission request is decided from the inbox", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderShell(<App />, { frames });
+    await user.click(screen.getByTestId("inbox-link"));
+    await user.click(rowButton(2));
+    await user.click(within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }));
+    expect(sent).toContainEqual({
+      type: "interaction.decide",
+      interactionId: "p-a",
+      decision: "allow_once",
+    });
+  });
+
+  it("[U1] ? shows the triage keys and Escape hides them", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames });
+    await user.click(screen.getByTestId("inbox-link"));
+    await user.keyboard("?");
+    const help = screen.getByRole("dialog", { name: "Inbox shortcuts" });
+    expect(help).toHaveTextContent("Next item");
+    expect(help).toHaveTextContent("Previous item");
+    expect(help).toHaveTextContent("Open or close the item");
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("[U3] a notification's link #/inbox/<id> lands on that card, opened", () => {
+    renderShell(<App />, { frames });
+    act(() => {
+      window.location.hash = "#/inbox/p-a";
+      appStore.getState().showPage("inbox");
+    });
+    expect(rowButton(2)).toHaveAttribute("aria-expanded", "true");
+    expect(
+      within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }),
+    ).toBeVisible();
+  });
+
+  it("[U1] says so when nothing waits", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames: [frames[0] as ServerFrame] });
+    await user.click(screen.getByTestId("inbox-link"));
+    expect(screen.getByText(/Nothing waits for you/)).toBeInTheDocument();
+  });
+});
