@@ -64,7 +64,9 @@ test.describe("across disconnects and restarts", () => {
       await server.start(port);
       await shell.waitConnected();
       await expect(card).toHaveCount(0);
-      await expect(page.getByTestId("entry-plan-approved")).toHaveCount(1);
+      const decided = page.getByTestId("entry-plan-decided");
+      await expect(decided).toHaveCount(1);
+      await expect(decided).toHaveAttribute("data-outcome", "approved");
       await expect(
         shell.assistantMessages.last().getByRole("heading", { name: "Approved" }),
       ).toBeVisible();

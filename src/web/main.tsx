@@ -46,7 +46,7 @@ const connection = new Connection({
   createSocket: (url) => new WebSocket(url),
   resume: () => resumePoints(appStore.getState()),
   device: () => deviceInfo(storage, navigator.userAgent),
-  onFrame: (frame) => client?.receive(frame),
+  onFrame: (frame, serverTimeAt) => client?.receive(frame, serverTimeAt),
   onStatus: (status) =>
     client ? client.connectionChanged(status) : appStore.getState().setConnectionStatus(status),
   checkAccess: () => checkAccess(fetch),

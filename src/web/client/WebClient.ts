@@ -35,8 +35,9 @@ export class WebClient {
     private readonly options: { now?: () => number; onFatal?: (reason: string) => void } = {},
   ) {}
 
-  receive(frame: ServerFrame): void {
-    const now = this.options.now?.() ?? Date.now();
+  /** `receivedAt` defaults to now; a welcome gets the middle of its round trip (A6). */
+  receive(frame: ServerFrame, receivedAt?: number): void {
+    const now = receivedAt ?? this.options.now?.() ?? Date.now();
     const outgoing = this.store.getState().applyFrame(frame, now);
     for (const next of outgoing) this.sender.send(next);
     // W7: hello's resume is handled by now; what was held goes out behind it.

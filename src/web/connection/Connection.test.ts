@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROTOCOL_VERSION, type ServerFrame } from "../../protocol/index.ts";
+import { welcomeFrame } from "../store/fixtures.ts";
 import type { ConnectionStatus } from "../store/types.ts";
 import { backoffDelay } from "./backoff.ts";
 import { Connection, type ConnectionOptions, socketUrl } from "./Connection.ts";
@@ -47,6 +48,18 @@ function harness(overrides: Partial<ConnectionOptions> = {}) {
 }
 
 describe("Connection", () => {
+  it("[A6] matches the welcome's server time to the middle of the hello round trip", () => {
+    const times: (number | undefined)[] = [];
+    const h = harness({ onFrame: (_frame, at) => times.push(at) });
+    h.connection.start();
+    h.latest().open();
+    h.advance(2_000);
+    h.latest().receive(welcomeFrame({ serverNow: 9_000 }));
+    h.latest().receive(welcomeFrame({ serverNow: 9_500 }));
+    // Opened at 1,000, welcomed at 3,000; a second welcome has no hello of its own.
+    expect(times).toEqual([2_000, undefined]);
+  });
+
   it("[W3] says hello with the protocol version and a resume point per loaded session", () => {
     const h = harness({ resume: () => [{ sessionId: "s1", lastSeq: 7 }] });
     h.connection.start();

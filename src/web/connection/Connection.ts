@@ -34,7 +34,11 @@ export interface ConnectionOptions {
   resume(): ResumePoint[];
   /** U4: the device this tab runs on, named in every hello. */
   device?: () => DeviceInfo;
-  onFrame(frame: ServerFrame): void;
+  /**
+   * `serverTimeAt`: the browser time that a welcome's `serverNow` is matched to, the middle of
+   * the hello round trip, so a slow delivery skews countdowns by half as much (A6).
+   */
+  onFrame(frame: ServerFrame, serverTimeAt?: number): void;
   onStatus(status: ConnectionStatus): void;
   /**
    * W8: asked after an attempt that never opened. A browser cannot read why an upgrade failed,
@@ -68,6 +72,7 @@ export class Connection {
   private socket: SocketLike | null = null;
   private attempt = 0;
   private openedAt: number | null = null;
+  private helloSentAt: number | null = null;
   private retryHandle: unknown = null;
   private stopped = false;
   private readonly now: () => number;
@@ -139,6 +144,7 @@ export class Connection {
           ? { type: "hello", protocol: PROTOCOL_VERSION, resume }
           : { type: "hello", protocol: PROTOCOL_VERSION };
       if (this.options.device) hello.device = this.options.device();
+      this.helloSentAt = this.now();
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => this.receive(event.data);
@@ -196,8 +202,13 @@ export class Connection {
     const { frame, problems } = reading;
     for (const problem of problems)
       this.log(`kept a ${frame.type} frame without a bad entry`, problem);
+    let serverTimeAt: number | undefined;
+    if (frame.type === "welcome" && this.helloSentAt !== null) {
+      serverTimeAt = (this.helloSentAt + this.now()) / 2;
+      this.helloSentAt = null;
+    }
     try {
-      this.options.onFrame(frame);
+      this.options.onFrame(frame, serverTimeAt);
     } catch (error) {
       this.log(`failed to apply a ${frame.type} frame`, error);
     }
