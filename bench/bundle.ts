@@ -146,7 +146,7 @@ export function transferredBeforeFirstCard(
   outDir: string,
   files: readonly string[],
   output: Rolldown.RolldownOutput,
-): { plain: number; markdown: number; detail: string } {
+): { plain: number; markdown: number; detail: string; markdownDetail: string } {
   const plain =
     servedSize(outDir, "index.html") +
     files.reduce((sum, file) => sum + servedSize(outDir, file), 0);
@@ -162,10 +162,13 @@ export function transferredBeforeFirstCard(
     for (const css of chunk.viteMetadata?.importedCss ?? []) markdownFiles.add(css);
   }
   const markdown = [...markdownFiles].reduce((sum, file) => sum + servedSize(outDir, file), 0);
-  const detail = [...files, ...markdownFiles]
-    .map((file) => `${file.replace(/^assets\//, "")} ${(servedSize(outDir, file) / KB).toFixed(1)}`)
-    .join(", ");
-  return { plain, markdown, detail };
+  const list = (names: Iterable<string>) =>
+    [...names]
+      .map(
+        (file) => `${file.replace(/^assets\//, "")} ${(servedSize(outDir, file) / KB).toFixed(1)}`,
+      )
+      .join(", ");
+  return { plain, markdown, detail: list(files), markdownDetail: list(markdownFiles) };
 }
 
 export async function run(): Promise<Figure[]> {
@@ -225,7 +228,7 @@ export async function run(): Promise<Figure[]> {
       value: kb(beforeCard.plain + beforeCard.markdown),
       goal: GOAL_BEFORE_CARD_KB,
       goalKind: "max",
-      note: "adds the markdown chunk(s), fetched when the first Markdown mounts (a plan review, a question with detail)",
+      note: `adds ${beforeCard.markdownDetail}, fetched when the first Markdown mounts (a plan review, a question with detail)`,
     },
     {
       name: "bundle: first-load JS+CSS gzip",
