@@ -1,6 +1,7 @@
 // Bundle: what the page loads first (index.html's script, modulepreloads and stylesheets,
-// plus their static imports), raw and gzip, and which dependencies make it up.
-import { readFileSync } from "node:fs";
+// plus their static imports), raw, gzip and as served (the build's .br copies) before the
+// first card, and which dependencies make it up.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { transform } from "esbuild";
@@ -10,6 +11,8 @@ import { buildPage, repoRoot } from "./lib/build.ts";
 
 const KB = 1000;
 const GOAL_GZIP_KB = 130;
+/** Issue 15: first load ≤ 100 KB transferred before the first card. */
+const GOAL_BEFORE_CARD_KB = 100;
 /** App folders below this are left out of the table. */
 const SMALL_GROUP_BYTES = 2 * KB;
 
@@ -129,6 +132,45 @@ async function groupSizes(
   return sizes.sort((a, b) => b.gzip - a.gzip);
 }
 
+/** Bytes the server sends for one file of dist to a browser that accepts brotli. */
+function servedSize(outDir: string, file: string): number {
+  const path = join(outDir, file);
+  return existsSync(`${path}.br`) ? statSync(`${path}.br`).size : statSync(path).size;
+}
+
+/**
+ * Issue 15: what crosses the wire before the first card, compressed as served: the page, its
+ * entry chunks and stylesheets; and, apart, the chunks a card with markdown pulls in on mount.
+ */
+export function transferredBeforeFirstCard(
+  outDir: string,
+  files: readonly string[],
+  output: Rolldown.RolldownOutput,
+): { plain: number; markdown: number; detail: string; markdownDetail: string } {
+  const plain =
+    servedSize(outDir, "index.html") +
+    files.reduce((sum, file) => sum + servedSize(outDir, file), 0);
+  const lazy = output.output.filter(
+    (item): item is Rolldown.OutputChunk =>
+      item.type === "chunk" && !files.includes(item.fileName) && /Markdown/.test(item.fileName),
+  );
+  const markdownFiles = new Set<string>();
+  for (const chunk of lazy) {
+    markdownFiles.add(chunk.fileName);
+    for (const imported of chunk.imports)
+      if (!files.includes(imported)) markdownFiles.add(imported);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) markdownFiles.add(css);
+  }
+  const markdown = [...markdownFiles].reduce((sum, file) => sum + servedSize(outDir, file), 0);
+  const list = (names: Iterable<string>) =>
+    [...names]
+      .map(
+        (file) => `${file.replace(/^assets\//, "")} ${(servedSize(outDir, file) / KB).toFixed(1)}`,
+      )
+      .join(", ");
+  return { plain, markdown, detail: list(files), markdownDetail: list(markdownFiles) };
+}
+
 export async function run(): Promise<Figure[]> {
   const { outDir, output } = await buildPage();
   const html = readFileSync(join(outDir, "index.html"), "utf8");
@@ -166,7 +208,28 @@ export async function run(): Promise<Figure[]> {
   const allChunks = output.output.filter((item) => item.type === "chunk").length;
 
   const kb = (bytes: number) => bytes / KB;
+  const beforeCard = transferredBeforeFirstCard(outDir, files, output);
+  console.log(
+    `bundle: transferred before the first card, as served (br): ${kb(beforeCard.plain).toFixed(1)} kB; ` +
+      `with markdown in the card: ${kb(beforeCard.plain + beforeCard.markdown).toFixed(1)} kB`,
+  );
   const figures: Figure[] = [
+    {
+      name: "bundle: transferred before the first card (as served)",
+      unit: "kB",
+      value: kb(beforeCard.plain),
+      goal: GOAL_BEFORE_CARD_KB,
+      goalKind: "max",
+      note: `index.html + ${files.length} file(s), each as the server sends it to a browser accepting br (the .br copy in dist, or the file when none); ${beforeCard.detail}`,
+    },
+    {
+      name: "bundle: transferred before a first card that shows markdown",
+      unit: "kB",
+      value: kb(beforeCard.plain + beforeCard.markdown),
+      goal: GOAL_BEFORE_CARD_KB,
+      goalKind: "max",
+      note: `adds ${beforeCard.markdownDetail}, fetched when the first Markdown mounts (a plan review, a question with detail)`,
+    },
     {
       name: "bundle: first-load JS+CSS gzip",
       unit: "kB",
@@ -182,7 +245,7 @@ export async function run(): Promise<Figure[]> {
       unit: "kB",
       value: kb(jsRaw + cssRaw),
       goalKind: "max",
-      note: "served uncompressed today",
+      note: "before compression; the server sends the build's .br/.gz copies",
     },
   ];
   for (const group of byDirect) {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
 
@@ -47,7 +47,8 @@ export function precompress(): Plugin {
     name: "plangate-precompress",
     apply: "build",
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // resolve, not join: an absolute outDir (the bench builds into a temp folder) stays as given.
+      outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
       writeCompressedCopies(outDir);

@@ -10,7 +10,6 @@ import { checkAccess } from "./connection/checkAccess.ts";
 import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
-import { prefetchMarkdown } from "./markdown/Markdown.tsx";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
@@ -64,7 +63,7 @@ createRoot(container).render(
     </I18nextProvider>
   </StrictMode>,
 );
+// The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
+// card without markdown costs none of it (bench/bundle.ts counts what comes before it).
 connection.start();
-// After first paint, so the parser chunk does not compete with it.
-setTimeout(() => void prefetchMarkdown(), 0);
 if (import.meta.env.PROD) registerServiceWorker();

@@ -1,5 +1,5 @@
 import type { QuestionAnswers } from "../../protocol/index.ts";
-import { isAutoContinueEligible } from "./registry.ts";
+import { isAutoContinueEligible, registrySizes } from "./registry.ts";
 import {
   colourQuestion,
   createHarness,
@@ -535,6 +535,48 @@ describe("late answers", () => {
     });
     expect(h.registry.acceptLateAnswer("int_x", {})).toMatchObject({
       code: "UNKNOWN_INTERACTION",
+    });
+  });
+});
+
+describe("memory", () => {
+  it("[Q7][A7] after every interaction ends, the pending-state maps are empty again", async () => {
+    const h = createHarness();
+    const asked = [];
+    for (let round = 0; round < 50; round += 1) {
+      asked.push(h.ask(`sess_${round % 3}`));
+      asked.push(h.askPermission(`sess_${round % 3}`));
+    }
+    const aborted = h.controller();
+    asked.push(h.ask("sess_x", [colourQuestion], "AskUserQuestion", aborted.signal));
+    // A restored interaction whose call re-runs and is answered.
+    const before = createHarness();
+    // Ids from another process's run, past the ones asked here.
+    for (let skip = 0; skip < 150; skip += 1) before.ask("sess_elsewhere");
+    before.ask("sess_r", [colourQuestion], "AskUserQuestion", undefined, "call_r");
+    h.registry.restore("sess_r", before.stored("sess_r"));
+    const rerun = h.registry.askQuestions(
+      "sess_r",
+      { toolName: "AskUserQuestion", toolCallId: "call_r", questions: [colourQuestion] },
+      new AbortController().signal,
+    );
+    expect(registrySizes(h.registry)).toMatchObject({ pending: 102, queues: 5, adoptable: 0 });
+
+    aborted.abort("stopped");
+    h.registry.cancel(asked[0]!.interactionId);
+    h.clock.advance(DEADLINE_MS);
+    for (const { interactionId } of asked) {
+      h.registry.answer(interactionId, {});
+      h.registry.decide(interactionId, "deny");
+    }
+    await rerun;
+    await flush();
+
+    expect(registrySizes(h.registry)).toMatchObject({
+      pending: 0,
+      queues: 0,
+      adoptable: 0,
+      outcomesForRerun: 0,
     });
   });
 });

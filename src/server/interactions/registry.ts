@@ -1,19 +1,32 @@
 import type {
   AnsweredBy,
-  CountdownState,
   InteractionOutcome,
   InteractionRequest,
   PermissionDecision,
   QuestionAnswers,
   QuestionDraft,
   ReceiptCode,
-  SessionEntry,
   Settings,
   StoredEntry,
 } from "../../protocol/index.ts";
-import type { TimerHandle } from "../clock.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 import { checkAnswers } from "./answerCheck.ts";
+import { Countdowns } from "./countdown.ts";
+import { LateAnswers } from "./lateAnswers.ts";
+import {
+  abortReason,
+  hasAsker,
+  newPending,
+  OK,
+  type Pending,
+  rejected,
+  SettledMemory,
+  settle,
+  settledCode,
+  storageFailed,
+  toAskOutcome,
+  toPermissionOutcome,
+} from "./outcomes.ts";
 import type {
   InteractionRegistry,
   InteractionRegistryDeps,
@@ -22,116 +35,49 @@ import type {
   PermissionOutcome,
   Receipt,
 } from "./port.ts";
-import {
-  ASK_USER_QUESTION_TOOL,
-  type QuestionAsk,
-  UserQuestionService,
-} from "./questionService.ts";
-import { lateAnswerText } from "./resultText.ts";
+import { type QuestionAsk, UserQuestionService } from "./questionService.ts";
+import { SessionQueues } from "./queue.ts";
+import { readInteractions } from "./restore.ts";
 
-/** A failed write of an automatic resolution is retried after this long. */
-const STORAGE_RETRY_MS = 1_000;
+export { isAutoContinueEligible } from "./countdown.ts";
 
-const OK: Receipt = { ok: true };
-
-function rejected(code: ReceiptCode, message: string): Receipt {
-  return { ok: false, code, message };
-}
-
-/**
- * A1/P12: only an AskUserQuestion batch can continue on its own; permissions and plan
- * reviews (a question carrying a plan-review intent) always wait for the user.
- */
-export function isAutoContinueEligible(request: InteractionRequest): boolean {
-  return (
-    request.kind === "question" &&
-    request.toolName === ASK_USER_QUESTION_TOOL &&
-    !request.questions.some((question) => question.intent?.kind === "plan-review")
-  );
-}
-
-/**
- * R3: what a late operation on a settled interaction hears. A user's own answer or decision
- * is ALREADY_ANSWERED; anything that ended without one (cancel, abort, auto-continue) is
- * NOT_PENDING.
- */
-function settledCode(outcome: InteractionOutcome): ReceiptCode {
-  if (outcome.type === "decided") return "ALREADY_ANSWERED";
-  if (outcome.type === "answered" && !outcome.auto) return "ALREADY_ANSWERED";
-  return "NOT_PENDING";
-}
-
-function toAskOutcome(outcome: InteractionOutcome): AskOutcome {
-  if (outcome.type === "decided") return { type: "aborted", reason: "answered as a permission" };
-  return outcome;
-}
-
-function toPermissionOutcome(outcome: InteractionOutcome): PermissionOutcome {
-  if (outcome.type === "decided") return outcome;
-  if (outcome.type === "aborted") return outcome;
-  return { type: "aborted", reason: `resolved as ${outcome.type}` };
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (typeof reason === "string" && reason) return reason;
-  if (reason instanceof Error && reason.name !== "AbortError" && reason.message) {
-    return reason.message;
-  }
-  return "the turn was cancelled";
-}
+/** How many settled interactions keep their exact receipt code (R3); older ones are unknown. */
+const SETTLED_MEMORY = 50_000;
 
 function adoptionKey(sessionId: string, toolCallId: string): string {
   return `${sessionId}\u0000${toolCallId}`;
 }
 
-/** How an asker reads an outcome; one of a few shared functions, never a fresh closure. */
-type Translate = (outcome: InteractionOutcome) => unknown;
+interface StoredOutcome {
+  kind: InteractionRequest["kind"];
+  outcome: InteractionOutcome;
+}
 
 /**
- * Thousands of these wait at once (bench/manyQuestions), so the asker is kept as its promise's
- * resolver plus a shared translation, and the abort signal is watched once per signal, not
- * once per interaction: no closures or listener records per interaction.
+ * The interaction registry: owns the pending interactions and their single resolution (R3),
+ * and composes the per-session queue (Q7), the countdowns (A1–A6), the late answers (X2) and
+ * the rebuild from the log (A7). Every map here loses its entry when the interaction ends.
  */
-interface Pending {
-  readonly request: InteractionRequest;
-  /** Undefined until the interaction reaches the head and is timed (or found ineligible). */
-  countdown: CountdownState | undefined;
-  timer: TimerHandle | undefined;
-  draft: QuestionDraft | undefined;
-  /** The three below are absent for an interaction restored from the log and not yet adopted. */
-  deliver: ((value: unknown) => void) | undefined;
-  translate: Translate | undefined;
-  signal: AbortSignal | undefined;
-}
-
-function settle(pending: Pending, outcome: InteractionOutcome): void {
-  const { deliver, translate } = pending;
-  pending.deliver = undefined;
-  if (deliver && translate) deliver(translate(outcome));
-}
-
-interface AutoResolved {
-  readonly request: Extract<InteractionRequest, { kind: "question" }>;
-  lateAnswered: boolean;
-}
-
 class Registry implements InteractionRegistry {
   private readonly pendingById = new Map<string, Pending>();
-  private readonly queues = new Map<string, string[]>();
-  private readonly settled = new Map<string, ReceiptCode>();
-  private readonly autoResolved = new Map<string, AutoResolved>();
-  /** A7: restored interactions whose asker has not re-run yet, by session + tool call. */
+  private readonly queues = new SessionQueues();
+  private readonly settled = new SettledMemory<ReceiptCode>(SETTLED_MEMORY);
+  private readonly lateAnswers = new LateAnswers();
+  /** A7: restored interactions whose call has not asked again yet, by session + tool call. */
   private readonly adoptable = new Map<string, string>();
-  private readonly outcomesForAdoption = new Map<
-    string,
-    { kind: InteractionRequest["kind"]; outcome: InteractionOutcome }
-  >();
+  /** A7: interactions resolved while their call was not running; the re-run call reads them. */
+  private readonly outcomesForRerun = new Map<string, StoredOutcome>();
+  private readonly countdowns: Countdowns;
   private readonly questions: UserQuestionService;
   private readonly watchedSignals = new WeakSet<AbortSignal>();
   private closed = false;
 
   constructor(private readonly deps: InteractionRegistryDeps) {
+    this.countdowns = new Countdowns(deps, {
+      pendingById: (interactionId) => this.pendingById.get(interactionId),
+      resolve: (interactionId, pending, outcome, activateNext) =>
+        this.resolve(interactionId, pending, outcome, activateNext),
+    });
     this.questions = new UserQuestionService((sessionId, request, signal) =>
       this.enqueueQuestions(sessionId, request, signal),
     );
@@ -146,23 +92,28 @@ class Registry implements InteractionRegistry {
     request: { toolName: string; toolCallId: string; summary: string; input: unknown },
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
-    return this.enqueue(
-      sessionId,
-      request.toolCallId,
-      "permission",
-      (interactionId) => ({
-        kind: "permission",
-        interactionId,
+    const earlier = this.earlierOutcome(sessionId, request.toolCallId, "permission", signal);
+    if (earlier) return Promise.resolve(toPermissionOutcome(earlier));
+    return new Promise<PermissionOutcome>((resolve, reject) => {
+      const pending = this.admit(
         sessionId,
-        toolName: request.toolName,
-        toolCallId: request.toolCallId,
-        summary: request.summary,
-        input: request.input,
-        createdAt: this.deps.clock.now(),
-      }),
-      signal,
-      toPermissionOutcome,
-    );
+        request.toolCallId,
+        "permission",
+        signal,
+        reject,
+        () => ({
+          kind: "permission",
+          interactionId: this.deps.newId(),
+          sessionId,
+          toolName: request.toolName,
+          toolCallId: request.toolCallId,
+          summary: request.summary,
+          input: request.input,
+          createdAt: this.deps.clock.now(),
+        }),
+      );
+      if (pending) pending.deliverPermission = resolve;
+    });
   }
 
   private enqueueQuestions(
@@ -170,88 +121,80 @@ class Registry implements InteractionRegistry {
     request: QuestionAsk,
     signal: AbortSignal,
   ): Promise<AskOutcome> {
-    return this.enqueue(
-      sessionId,
-      request.toolCallId,
-      "question",
-      (interactionId) => ({
+    const earlier = this.earlierOutcome(sessionId, request.toolCallId, "question", signal);
+    if (earlier) return Promise.resolve(toAskOutcome(earlier));
+    return new Promise<AskOutcome>((resolve, reject) => {
+      const pending = this.admit(sessionId, request.toolCallId, "question", signal, reject, () => ({
         kind: "question",
-        interactionId,
+        interactionId: this.deps.newId(),
         sessionId,
         toolName: request.toolName,
         toolCallId: request.toolCallId,
         questions: request.questions,
         createdAt: this.deps.clock.now(),
         ...(request.planRevision ? { planRevision: request.planRevision } : {}),
-      }),
-      signal,
-      toAskOutcome,
-    );
-  }
-
-  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean {
-    const decided = this.outcomesForAdoption.get(adoptionKey(sessionId, toolCallId));
-    return decided?.kind === "question" && decided.outcome.type === "answered";
-  }
-
-  private enqueue<T>(
-    sessionId: string,
-    toolCallId: string,
-    kind: InteractionRequest["kind"],
-    build: (interactionId: string) => InteractionRequest,
-    signal: AbortSignal,
-    map: (outcome: InteractionOutcome) => T,
-  ): Promise<T> {
-    const key = adoptionKey(sessionId, toolCallId);
-    const decided = this.outcomesForAdoption.get(key);
-    if (decided?.kind === kind) {
-      this.outcomesForAdoption.delete(key);
-      return Promise.resolve(map(decided.outcome));
-    }
-    if (signal.aborted)
-      return Promise.resolve(map({ type: "aborted", reason: abortReason(signal) }));
-
-    const restoredId = this.adoptable.get(key);
-    const restored = restoredId === undefined ? undefined : this.pendingById.get(restoredId);
-    if (restoredId !== undefined && restored && restored.request.kind === kind) {
-      this.adoptable.delete(key);
-      return new Promise<T>((resolve) => {
-        this.attachAsker(restored, signal, resolve as (value: unknown) => void, map);
-      });
-    }
-
-    const request = build(this.deps.newId());
-    try {
-      this.deps.append(sessionId, { kind: "interaction.requested", request });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return new Promise<T>((resolve) => {
-      const pending: Pending = {
-        request,
-        countdown: undefined,
-        timer: undefined,
-        draft: undefined,
-        deliver: undefined,
-        translate: undefined,
-        signal: undefined,
-      };
-      this.pendingById.set(request.interactionId, pending);
-      this.attachAsker(pending, signal, resolve as (value: unknown) => void, map);
-      const queue = this.queueOf(sessionId);
-      queue.push(request.interactionId);
-      if (queue.length === 1) this.activateHead(sessionId);
+      }));
+      if (pending) pending.deliverQuestion = resolve;
     });
   }
 
-  private attachAsker(
-    pending: Pending,
+  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean {
+    const stored = this.outcomesForRerun.get(adoptionKey(sessionId, toolCallId));
+    return stored?.kind === "question" && stored.outcome.type === "answered";
+  }
+
+  /** A7/Q8: an outcome the call already has (resolved before a restart, or its turn aborted). */
+  private earlierOutcome(
+    sessionId: string,
+    toolCallId: string,
+    kind: InteractionRequest["kind"],
     signal: AbortSignal,
-    deliver: (value: unknown) => void,
-    translate: Translate,
-  ): void {
-    pending.deliver = deliver;
-    pending.translate = translate;
+  ): InteractionOutcome | undefined {
+    const key = adoptionKey(sessionId, toolCallId);
+    const stored = this.outcomesForRerun.get(key);
+    if (stored?.kind === kind) {
+      this.outcomesForRerun.delete(key);
+      return stored.outcome;
+    }
+    if (signal.aborted) return { type: "aborted", reason: abortReason(signal) };
+    return undefined;
+  }
+
+  /**
+   * The pending interaction a new asker waits on: the restored one of its call (A7), or a new
+   * one, stored first and queued. Undefined (and the promise rejected) when the log refused it.
+   */
+  private admit(
+    sessionId: string,
+    toolCallId: string,
+    kind: InteractionRequest["kind"],
+    signal: AbortSignal,
+    reject: (error: unknown) => void,
+    build: () => InteractionRequest,
+  ): Pending | undefined {
+    const key = adoptionKey(sessionId, toolCallId);
+    const restoredId = this.adoptable.get(key);
+    const restored = restoredId === undefined ? undefined : this.pendingById.get(restoredId);
+    if (restored && restored.request.kind === kind) {
+      this.adoptable.delete(key);
+      this.watch(restored, signal);
+      return restored;
+    }
+    const request = build();
+    try {
+      this.deps.append(sessionId, { kind: "interaction.requested", request });
+    } catch (error) {
+      reject(error);
+      return undefined;
+    }
+    const pending = newPending(request);
+    this.pendingById.set(request.interactionId, pending);
+    this.watch(pending, signal);
+    if (this.queues.push(sessionId, request.interactionId)) this.activateHead(sessionId);
+    return pending;
+  }
+
+  private watch(pending: Pending, signal: AbortSignal): void {
     pending.signal = signal;
     if (this.watchedSignals.has(signal)) return;
     this.watchedSignals.add(signal);
@@ -269,94 +212,10 @@ class Registry implements InteractionRegistry {
     }
   }
 
-  private queueOf(sessionId: string): string[] {
-    let queue = this.queues.get(sessionId);
-    if (!queue) {
-      queue = [];
-      this.queues.set(sessionId, queue);
-    }
-    return queue;
-  }
-
-  /** A1/A2: the head starts its countdown when it is eligible and auto-continue is on now. */
   private activateHead(sessionId: string): void {
-    const headId = this.queues.get(sessionId)?.[0];
+    const headId = this.queues.head(sessionId);
     const head = headId === undefined ? undefined : this.pendingById.get(headId);
-    if (headId === undefined || !head || head.countdown !== undefined) return;
-    if (!isAutoContinueEligible(head.request)) {
-      head.countdown = { phase: "ineligible" };
-      return;
-    }
-    if (!this.deps.settings().autoContinue) {
-      this.recordCountdown(headId, head, { phase: "ineligible" });
-      return;
-    }
-    const startedAt = this.deps.clock.now();
-    const counting: CountdownState = {
-      phase: "counting",
-      startedAt,
-      visibleAt: startedAt + this.deps.timings.graceMs,
-      deadlineAt: startedAt + this.deps.timings.deadlineMs,
-    };
-    if (this.recordCountdown(headId, head, counting)) {
-      this.armDeadline(headId, head, this.deps.timings.deadlineMs);
-    }
-  }
-
-  private recordCountdown(interactionId: string, pending: Pending, countdown: CountdownState) {
-    try {
-      this.deps.append(pending.request.sessionId, {
-        kind: "interaction.countdown",
-        interactionId,
-        countdown,
-      });
-    } catch {
-      return false;
-    }
-    pending.countdown = countdown;
-    return true;
-  }
-
-  private armDeadline(interactionId: string, pending: Pending, ms: number): void {
-    if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
-    pending.timer = this.deps.clock.setTimeout(() => this.onDeadline(interactionId), ms);
-  }
-
-  /** A5: a firing timer re-checks everything; only a still-counting question resolves. */
-  private onDeadline(interactionId: string): void {
-    const pending = this.pendingById.get(interactionId);
-    if (!pending) return;
-    pending.timer = undefined;
-    const countdown = pending.countdown;
-    if (countdown?.phase !== "counting") return;
-    const now = this.deps.clock.now();
-    if (now < countdown.deadlineAt) {
-      this.armDeadline(interactionId, pending, countdown.deadlineAt - now);
-      return;
-    }
-    if (!this.deps.settings().autoContinue) {
-      this.pause(interactionId, pending);
-      return;
-    }
-    const resolved = this.resolve(interactionId, pending, {
-      type: "answered",
-      answers: {},
-      auto: true,
-    });
-    if (!resolved) this.armDeadline(interactionId, pending, STORAGE_RETRY_MS);
-  }
-
-  /** A4: pausing is final. */
-  private pause(interactionId: string, pending: Pending): boolean {
-    const paused = this.recordCountdown(interactionId, pending, {
-      phase: "paused",
-      pausedAt: this.deps.clock.now(),
-    });
-    if (paused && pending.timer !== undefined) {
-      this.deps.clock.clearTimeout(pending.timer);
-      pending.timer = undefined;
-    }
-    return paused;
+    if (headId !== undefined && head) this.countdowns.activate(headId, head);
   }
 
   /**
@@ -375,33 +234,28 @@ class Registry implements InteractionRegistry {
     } catch {
       return false;
     }
+    const asked = hasAsker(pending);
     this.forget(interactionId, pending, outcome);
-    if (pending.deliver) {
+    if (asked) {
       settle(pending, outcome);
     } else {
+      // A7: nobody waits yet; the call that re-runs after the restart picks the outcome up.
       const key = adoptionKey(sessionId, pending.request.toolCallId);
       this.adoptable.delete(key);
-      this.outcomesForAdoption.set(key, { kind: pending.request.kind, outcome });
+      this.outcomesForRerun.set(key, { kind: pending.request.kind, outcome });
     }
     if (activateNext) this.activateHead(sessionId);
     return true;
   }
 
   private forget(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
-    if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
-    pending.timer = undefined;
+    this.countdowns.stop(pending);
     pending.signal = undefined;
     this.pendingById.delete(interactionId);
-    const sessionId = pending.request.sessionId;
-    const queue = this.queues.get(sessionId);
-    if (queue) {
-      const index = queue.indexOf(interactionId);
-      if (index >= 0) queue.splice(index, 1);
-      if (queue.length === 0) this.queues.delete(sessionId);
-    }
+    this.queues.remove(pending.request.sessionId, interactionId);
     this.settled.set(interactionId, settledCode(outcome));
     if (outcome.type === "answered" && outcome.auto && pending.request.kind === "question") {
-      this.autoResolved.set(interactionId, { request: pending.request, lateAnswered: false });
+      this.lateAnswers.remember(pending.request);
     }
   }
 
@@ -471,7 +325,7 @@ class Registry implements InteractionRegistry {
     const found = this.lookup(interactionId);
     if (!("request" in found)) return found;
     if (found.countdown?.phase !== "counting") return OK;
-    return this.pause(interactionId, found) ? OK : storageFailed();
+    return this.countdowns.pause(interactionId, found) ? OK : storageFailed();
   }
 
   /** X3; a draft also means the user is at work on the question, so it pauses like a touch (A4). */
@@ -481,7 +335,7 @@ class Registry implements InteractionRegistry {
     if (found.request.kind !== "question") {
       return rejected("WRONG_KIND", "a permission has no draft");
     }
-    if (found.countdown?.phase === "counting" && !this.pause(interactionId, found)) {
+    if (found.countdown?.phase === "counting" && !this.countdowns.pause(interactionId, found)) {
       return storageFailed();
     }
     if (found.draft && JSON.stringify(found.draft) === JSON.stringify(draft)) return OK;
@@ -501,26 +355,23 @@ class Registry implements InteractionRegistry {
   settingsChanged(settings: Settings): void {
     if (settings.autoContinue) return;
     for (const [interactionId, pending] of this.pendingById) {
-      if (pending.countdown?.phase === "counting") this.pause(interactionId, pending);
+      if (pending.countdown?.phase === "counting") this.countdowns.pause(interactionId, pending);
     }
   }
 
   abortSession(sessionId: string, reason: string): void {
-    const queue = this.queues.get(sessionId);
-    if (!queue) return;
-    for (const interactionId of [...queue]) {
+    for (const interactionId of this.queues.ids(sessionId)) {
       const pending = this.pendingById.get(interactionId);
       if (pending) this.abortOne(interactionId, pending, reason, false);
     }
   }
 
   pendingCount(sessionId: string): number {
-    return this.queues.get(sessionId)?.length ?? 0;
+    return this.queues.count(sessionId);
   }
 
   pending(sessionId: string): PendingInteractionView[] {
-    const queue = this.queues.get(sessionId) ?? [];
-    return queue.flatMap((interactionId) => {
+    return this.queues.ids(sessionId).flatMap((interactionId) => {
       const pending = this.pendingById.get(interactionId);
       if (!pending) return [];
       const view: PendingInteractionView = {
@@ -533,37 +384,18 @@ class Registry implements InteractionRegistry {
   }
 
   acceptLateAnswer(interactionId: string, answers: QuestionAnswers): LateAnswerReceipt {
-    const auto = this.autoResolved.get(interactionId);
-    if (!auto) {
-      if (this.pendingById.has(interactionId)) {
-        return { ok: false, code: "NOT_PENDING", message: "still pending: answer it instead" };
-      }
-      const code = this.settled.get(interactionId);
-      if (code) return { ok: false, code, message: "it did not continue automatically" };
-      return { ok: false, code: "UNKNOWN_INTERACTION", message: "no such interaction" };
+    const accepted = this.lateAnswers.accept(interactionId, answers);
+    if (accepted) return accepted;
+    if (this.pendingById.has(interactionId)) {
+      return { ok: false, code: "NOT_PENDING", message: "still pending: answer it instead" };
     }
-    if (auto.lateAnswered) {
-      return { ok: false, code: "ALREADY_ANSWERED", message: "a late answer was already given" };
-    }
-    const checked = checkAnswers(auto.request.questions, answers);
-    if (!checked.ok) return { ok: false, code: "INVALID_ANSWER", message: checked.message };
-    if (Object.keys(checked.answers).length === 0) {
-      return { ok: false, code: "INVALID_ANSWER", message: "a late answer must answer something" };
-    }
-    auto.lateAnswered = true;
-    return {
-      ok: true,
-      sessionId: auto.request.sessionId,
-      toolCallId: auto.request.toolCallId,
-      questions: auto.request.questions,
-      answers: checked.answers,
-      text: lateAnswerText(auto.request.questions, checked.answers),
-    };
+    const code = this.settled.get(interactionId);
+    if (code) return { ok: false, code, message: "it did not continue automatically" };
+    return { ok: false, code: "UNKNOWN_INTERACTION", message: "no such interaction" };
   }
 
   releaseLateAnswer(interactionId: string): void {
-    const auto = this.autoResolved.get(interactionId);
-    if (auto) auto.lateAnswered = false;
+    this.lateAnswers.release(interactionId);
   }
 
   /**
@@ -571,136 +403,65 @@ class Registry implements InteractionRegistry {
    * server was down resolve now; the others get their timer back for the remaining time.
    */
   restore(sessionId: string, entries: readonly StoredEntry[]): void {
-    const requests = new Map<string, InteractionRequest>();
-    const order: string[] = [];
-    const countdowns = new Map<string, CountdownState>();
-    const drafts = new Map<string, QuestionDraft>();
-    const outcomes = new Map<string, InteractionOutcome>();
-    const finishedCalls = new Set<string>();
-    const lateAnswered = new Set<string>();
-    for (const { entry } of entries) {
-      this.collect(entry, {
-        requests,
-        order,
-        countdowns,
-        drafts,
-        outcomes,
-        finishedCalls,
-        lateAnswered,
-      });
-    }
-
-    for (const [interactionId, outcome] of outcomes) {
-      const request = requests.get(interactionId);
+    const logged = readInteractions(entries);
+    for (const [interactionId, outcome] of logged.outcomes) {
+      const request = logged.requests.get(interactionId);
       this.settled.set(interactionId, settledCode(outcome));
       if (!request) continue;
       if (outcome.type === "answered" && outcome.auto && request.kind === "question") {
-        this.autoResolved.set(interactionId, {
-          request,
-          lateAnswered: lateAnswered.has(interactionId),
-        });
+        this.lateAnswers.remember(request, logged.lateAnswered.has(interactionId));
       }
-      if (!finishedCalls.has(request.toolCallId)) {
+      if (!logged.finishedCalls.has(request.toolCallId)) {
         const key = adoptionKey(sessionId, request.toolCallId);
-        this.outcomesForAdoption.set(key, { kind: request.kind, outcome });
+        this.outcomesForRerun.set(key, { kind: request.kind, outcome });
       }
     }
 
-    const queue = this.queueOf(sessionId);
-    for (const interactionId of order) {
-      const request = requests.get(interactionId);
-      if (!request || outcomes.has(interactionId) || this.pendingById.has(interactionId)) continue;
-      this.pendingById.set(interactionId, {
-        request,
-        countdown: countdowns.get(interactionId),
-        timer: undefined,
-        draft: drafts.get(interactionId),
-        deliver: undefined,
-        translate: undefined,
-        signal: undefined,
-      });
-      queue.push(interactionId);
+    const restored: string[] = [];
+    for (const interactionId of logged.order) {
+      const request = logged.requests.get(interactionId);
+      if (!request || logged.outcomes.has(interactionId) || this.pendingById.has(interactionId)) {
+        continue;
+      }
+      const pending = newPending(request);
+      pending.countdown = logged.countdowns.get(interactionId);
+      pending.draft = logged.drafts.get(interactionId);
+      this.pendingById.set(interactionId, pending);
+      this.queues.push(sessionId, interactionId);
       this.adoptable.set(adoptionKey(sessionId, request.toolCallId), interactionId);
+      restored.push(interactionId);
     }
-    if (queue.length === 0) {
-      this.queues.delete(sessionId);
-      return;
+    for (const interactionId of restored) {
+      const pending = this.pendingById.get(interactionId);
+      if (pending) this.countdowns.resume(interactionId, pending);
     }
-    for (const interactionId of [...queue]) this.resumeCountdown(interactionId);
     this.activateHead(sessionId);
   }
 
-  private collect(
-    entry: SessionEntry,
-    into: {
-      requests: Map<string, InteractionRequest>;
-      order: string[];
-      countdowns: Map<string, CountdownState>;
-      drafts: Map<string, QuestionDraft>;
-      outcomes: Map<string, InteractionOutcome>;
-      finishedCalls: Set<string>;
-      lateAnswered: Set<string>;
-    },
-  ): void {
-    switch (entry.kind) {
-      case "interaction.requested":
-        into.requests.set(entry.request.interactionId, entry.request);
-        into.order.push(entry.request.interactionId);
-        break;
-      case "interaction.countdown":
-        into.countdowns.set(entry.interactionId, entry.countdown);
-        break;
-      case "interaction.draft":
-        into.drafts.set(entry.interactionId, entry.draft);
-        break;
-      case "interaction.resolved":
-        if (!into.outcomes.has(entry.interactionId)) {
-          into.outcomes.set(entry.interactionId, entry.outcome);
-        }
-        break;
-      case "tool.result":
-        into.finishedCalls.add(entry.callId);
-        break;
-      case "user.message":
-        if (entry.lateAnswerFor !== undefined) into.lateAnswered.add(entry.lateAnswerFor);
-        break;
-      default:
-        break;
-    }
-  }
-
-  private resumeCountdown(interactionId: string): void {
-    const pending = this.pendingById.get(interactionId);
-    const countdown = pending?.countdown;
-    if (!pending || countdown?.phase !== "counting") return;
-    const remaining = countdown.deadlineAt - this.deps.clock.now();
-    if (remaining <= 0) {
-      const outcome: InteractionOutcome = { type: "answered", answers: {}, auto: true };
-      if (!this.resolve(interactionId, pending, outcome, false)) {
-        this.armDeadline(interactionId, pending, STORAGE_RETRY_MS);
-      }
-      return;
-    }
-    if (!this.deps.settings().autoContinue) {
-      this.pause(interactionId, pending);
-      return;
-    }
-    this.armDeadline(interactionId, pending, remaining);
+  /** For tests: how much the registry holds (pending state must drain to nothing). */
+  sizes(): Record<string, number> {
+    return {
+      pending: this.pendingById.size,
+      queues: this.queues.size,
+      adoptable: this.adoptable.size,
+      outcomesForRerun: this.outcomesForRerun.size,
+      settled: this.settled.size,
+      lateAnswers: this.lateAnswers.size,
+    };
   }
 
   close(): void {
     this.closed = true;
-    for (const pending of this.pendingById.values()) {
-      if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
-      pending.timer = undefined;
-    }
+    for (const pending of this.pendingById.values()) this.countdowns.stop(pending);
   }
-}
-
-function storageFailed(): Receipt {
-  return rejected("STORAGE_FAILED", "the session log could not be written");
 }
 
 export function createInteractionRegistry(deps: InteractionRegistryDeps): InteractionRegistry {
   return new Registry(deps);
+}
+
+/** For tests: the sizes of a registry's internal maps. */
+export function registrySizes(registry: InteractionRegistry): Record<string, number> {
+  if (!(registry instanceof Registry)) throw new Error("not a registry built here");
+  return registry.sizes();
 }

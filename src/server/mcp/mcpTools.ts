@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { QuestionAnswers, TodoItem } from "../../protocol/index.ts";
-import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
+import {
+  type AskUserQuestionInput,
+  askUserQuestionStep,
+  askUserQuestionTool,
+  type FilledAskUserQuestionInput,
+} from "../tools/askUserQuestion.ts";
 import type { AskOutcome, ToolContract, ToolResult } from "../tools/contract.ts";
 import { askPlanReview, verdictOf } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
@@ -49,24 +54,26 @@ const ASK_DESCRIPTION = `${askUserQuestionTool.description
 
 The questions appear in the user's plangate page. If they leave them unanswered, they continue automatically after a visible countdown and the result says so.`;
 
-const askTool: ToolContract<unknown> = {
-  ...(askUserQuestionTool as ToolContract<unknown>),
+const askTool: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = {
+  ...askUserQuestionTool,
   name: MCP_ASK_TOOL,
   description: ASK_DESCRIPTION,
+  userStep: {
+    ...askUserQuestionStep,
+    decide(input, outcome) {
+      const decision = askUserQuestionStep.decide(input, outcome);
+      if (decision.type === "modify" || outcome.type !== "cancelled") return decision;
+      const structured = { status: "cancelled", answers: {}, continuedAutomatically: false };
+      return { type: "deny", result: { ...decision.result, structured } as McpToolResult };
+    },
+  },
   async run(input, context): Promise<McpToolResult> {
-    let outcome: AskOutcome | undefined;
-    const askUser = context.askUser;
-    const result = await askUserQuestionTool.run(input as never, {
-      ...context,
-      ...(askUser ? { askUser: async (request) => (outcome = await askUser(request)) } : {}),
-    });
-    if (result.isError || outcome === undefined || outcome.type === "aborted") return result;
+    const result = await askUserQuestionTool.run(input, context);
+    if (result.isError) return result;
+    const auto = context.answeredAutomatically ?? false;
     return {
       ...result,
-      structured:
-        outcome.type === "cancelled"
-          ? { status: "cancelled", answers: {}, continuedAutomatically: false }
-          : { status: "answered", answers: outcome.answers, continuedAutomatically: outcome.auto },
+      structured: { status: "answered", answers: input.answers, continuedAutomatically: auto },
     };
   },
 };
@@ -143,5 +150,9 @@ const reviewTool: ToolContract<ReviewPlanInput> = {
 };
 
 export function mcpTools(): ToolRegistry {
-  return new ToolRegistry([askTool, reviewTool as ToolContract<unknown>, todosTool]);
+  return new ToolRegistry([
+    askTool as ToolContract<unknown>,
+    reviewTool as ToolContract<unknown>,
+    todosTool,
+  ]);
 }

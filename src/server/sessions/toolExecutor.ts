@@ -3,6 +3,7 @@ import type { InteractionPort } from "../interactions/port.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import type {
   AnyToolContract,
+  AskOutcome,
   ToolContext,
   ToolContextExtras,
   ToolContract,
@@ -82,6 +83,14 @@ export class ToolExecutor {
       const refusal = await this.askPermission(sessionId, tool, call, input, signal);
       if (refusal) return refusal;
     }
+    let runInput: unknown = input;
+    let answeredAutomatically = false;
+    if (contract.userStep) {
+      const step = await this.askUserStep(sessionId, contract, call, input, signal);
+      if (step.type === "refused") return step.result;
+      runInput = step.input;
+      answeredAutomatically = step.auto;
+    }
 
     const context: ToolContext = {
       ...this.deps.contextFor?.(sessionId),
@@ -91,16 +100,59 @@ export class ToolExecutor {
       signal,
       mode,
       answeredBeforeRestart,
+      answeredAutomatically,
       askUser: (request) => this.deps.interactions.askQuestions(sessionId, request, signal),
     };
     try {
-      return await untilAborted(contract.run(input, context), signal, STOP_GRACE_MS);
+      return await untilAborted(contract.run(runInput, context), signal, STOP_GRACE_MS);
     } catch (error) {
       if (signal.aborted) throw error;
       return failure(
         `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  /**
+   * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
+   * decision carrying the filled input, which is re-validated before the handler sees it. After
+   * a restart the same call id finds its stored answer, so the call re-runs from it (A7).
+   */
+  private async askUserStep(
+    sessionId: string,
+    contract: ToolContract<unknown>,
+    call: ToolCallToRun,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<
+    { type: "filled"; input: unknown; auto: boolean } | { type: "refused"; result: ToolResult }
+  > {
+    const step = contract.userStep!;
+    let outcome: AskOutcome;
+    try {
+      outcome = await untilAborted(
+        this.deps.interactions.askQuestions(
+          sessionId,
+          { toolName: step.asker, toolCallId: call.callId, questions: step.questions(input) },
+          signal,
+        ),
+        signal,
+        STOP_GRACE_MS,
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
+    }
+    const decision = step.decide(input, outcome);
+    if (decision.type === "deny") return { type: "refused", result: decision.result };
+    const filled = step.validateFilled(decision.input);
+    if (!filled.ok) return { type: "refused", result: failure(filled.message) };
+    return {
+      type: "filled",
+      input: filled.input,
+      auto: outcome.type === "answered" && outcome.auto,
+    };
   }
 
   /** Returns the error result when the user did not allow the call, undefined when allowed. */

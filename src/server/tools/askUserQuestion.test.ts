@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { AskUserQuestionItem } from "../../protocol/index.ts";
 import {
   colourQuestion,
   createHarness,
@@ -9,26 +8,17 @@ import {
   planReviewQuestion,
 } from "../interactions/registryHarness.ts";
 import { USER_ANSWERS_REQUIRED } from "../interactions/resultText.ts";
+import { decidePermission } from "../permissions/decide.ts";
+import { ToolExecutor } from "../sessions/toolExecutor.ts";
 import {
   AskUserQuestionInput,
+  askUserQuestionStep,
   askUserQuestionTool,
   FilledAskUserQuestionInput,
   validateFilledInput,
 } from "./askUserQuestion.ts";
-import type { AskOutcome, ToolContext } from "./contract.ts";
-
-function contextAnswering(outcome: AskOutcome, asked: AskUserQuestionItem[][] = []): ToolContext {
-  return {
-    sessionId: "sess_1",
-    workspace: "/tmp",
-    signal: new AbortController().signal,
-    mode: () => ({ permissionMode: "build", planEnabled: false }),
-    askUser: async (request) => {
-      asked.push(request.questions);
-      return outcome;
-    },
-  };
-}
+import type { ToolContract } from "./contract.ts";
+import { ToolRegistry } from "./registry.ts";
 
 const input = { questions: [colourQuestion, featuresQuestion] };
 
@@ -112,88 +102,141 @@ describe("filled input (the approval step's answers)", () => {
   });
 });
 
-describe("AskUserQuestion handler", () => {
-  it("[Q4] reports every answer when all were answered", async () => {
-    const asked: AskUserQuestionItem[][] = [];
+/** The real executor, policy and registry; a spy records what the handler ran with. */
+function executorHarness() {
+  const h = createHarness();
+  const ran: unknown[] = [];
+  const spied: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = {
+    ...askUserQuestionTool,
+    async run(filled, context) {
+      ran.push({ input: filled, entriesBefore: h.kinds("sess_1") });
+      return askUserQuestionTool.run(filled, context);
+    },
+  };
+  const executor = new ToolExecutor({
+    tools: new ToolRegistry([spied as ToolContract<unknown>]),
+    interactions: h.registry,
+    permissions: decidePermission,
+    workspace: "/tmp",
+  });
+  const call = (callId = "call_1", callInput: unknown = input) =>
+    executor.run(
+      "sess_1",
+      { callId, name: "AskUserQuestion", input: callInput },
+      () => ({ permissionMode: "yolo", planEnabled: false }),
+      new AbortController().signal,
+    );
+  return { h, ran, call };
+}
+
+describe("AskUserQuestion through the executor (Q5's real path)", () => {
+  it("[Q5][Q3] the answer becomes the tool's input and the handler runs after it", async () => {
+    const { h, ran, call } = executorHarness();
+    const running = call();
+    await flush();
+    expect(ran).toEqual([]);
     const answers = {
       [colourQuestion.question]: { labels: ["Red"] },
       [featuresQuestion.question]: { labels: ["Export"], other: "CSV only" },
     };
-    const result = await askUserQuestionTool.run(
-      input,
-      contextAnswering({ type: "answered", answers, auto: false }, asked),
-    );
-    expect(asked).toEqual([input.questions]);
+    expect(h.registry.answer("int_1", answers)).toEqual({ ok: true });
+    const result = await running;
+    expect(ran).toEqual([
+      {
+        input: { ...input, answers },
+        entriesBefore: ["interaction.requested", "interaction.countdown", "interaction.resolved"],
+      },
+    ]);
     expect(result.isError).toBeFalsy();
     expect(result.output).toMatch(/answered your questions/);
-    expect(result.output).toContain("Red");
     expect(result.output).toContain(`(in the user's own words) "CSV only"`);
   });
 
-  it("[Q4] reports skipped questions and the none-answered case", async () => {
-    const some = await askUserQuestionTool.run(
-      input,
-      contextAnswering({
-        type: "answered",
-        answers: { [colourQuestion.question]: { labels: ["Red"] } },
-        auto: false,
-      }),
-    );
-    expect(some.output).toContain("skipped 1 question");
-    const none = await askUserQuestionTool.run(
-      input,
-      contextAnswering({ type: "answered", answers: {}, auto: true }),
-    );
-    expect(none.output).toMatch(/not a refusal/);
+  it("[Q4] reports skipped questions, and an expired countdown gives the none-answered text", async () => {
+    const some = executorHarness();
+    const running = some.call();
+    await flush();
+    some.h.registry.answer("int_1", { [colourQuestion.question]: { labels: ["Red"] } });
+    expect((await running).output).toContain("skipped 1 question");
+
+    const none = executorHarness();
+    const waiting = none.call();
+    await flush();
+    none.h.clock.advance(DEADLINE_MS);
+    expect((await waiting).output).toMatch(/not a refusal/);
+    expect(none.ran).toEqual([expect.objectContaining({ input: { ...input, answers: {} } })]);
   });
 
-  it("[Q8] dismissal and abort reach the model differently", async () => {
-    const cancelled = await askUserQuestionTool.run(input, contextAnswering({ type: "cancelled" }));
-    const aborted = await askUserQuestionTool.run(
-      input,
-      contextAnswering({ type: "aborted", reason: "turn cancelled" }),
-    );
-    expect(cancelled.output).toMatch(/dismissed/);
-    expect(aborted.output).toMatch(/no user reply is coming/i);
-    expect(cancelled.output).not.toBe(aborted.output);
+  it("[Q8] a dismissal is the call's result and the handler never runs", async () => {
+    const { h, ran, call } = executorHarness();
+    const running = call();
+    await flush();
+    h.registry.cancel("int_1");
+    const result = await running;
+    expect(result.output).toMatch(/dismissed/);
+    expect(ran).toEqual([]);
   });
 
-  it("[Q5] runs from a filled input without asking again", async () => {
-    const asked: AskUserQuestionItem[][] = [];
-    const result = await askUserQuestionTool.run(
-      { ...input, answers: { [colourQuestion.question]: { labels: ["Red"] } } },
-      contextAnswering({ type: "cancelled" }, asked),
-    );
-    expect(asked).toEqual([]);
-    expect(result.output).toContain("answered 1 of 2");
-  });
-
-  it("[A7] passes its tool call id on, so a restarted server can adopt the question", async () => {
-    const ids: string[] = [];
-    const context: ToolContext = {
-      ...contextAnswering({ type: "cancelled" }),
-      toolCallId: "call_42",
-      askUser: async (request) => {
-        ids.push(request.toolCallId);
-        return { type: "cancelled" };
+  it("[Q5] a filled input is re-validated before the handler runs", async () => {
+    const { h, ran } = executorHarness();
+    // A host whose modify decision carries answers that do not fit the batch.
+    const lying: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = {
+      ...askUserQuestionTool,
+      userStep: {
+        ...askUserQuestionStep,
+        decide: (asked) => ({
+          type: "modify",
+          input: { ...asked, answers: { [colourQuestion.question]: { labels: ["Green"] } } },
+        }),
+      },
+      run: async (filled) => {
+        ran.push(filled);
+        return { output: "ran" };
       },
     };
-    await askUserQuestionTool.run(input, context);
-    expect(ids).toEqual(["call_42"]);
+    const executor = new ToolExecutor({
+      tools: new ToolRegistry([lying as ToolContract<unknown>]),
+      interactions: h.registry,
+      permissions: decidePermission,
+      workspace: "/tmp",
+    });
+    const running = executor.run(
+      "sess_1",
+      { callId: "call_1", name: "AskUserQuestion", input },
+      () => ({ permissionMode: "yolo", planEnabled: false }),
+      new AbortController().signal,
+    );
+    await flush();
+    h.registry.answer("int_1", {});
+    const result = await running;
+    expect(result).toEqual({
+      output: expect.stringMatching(/Invalid AskUserQuestion answers/),
+      isError: true,
+    });
+    expect(ran).toEqual([]);
   });
 
-  it("[A3] through the real registry, an expired countdown yields the none-answered text", async () => {
-    const h = createHarness();
-    const context: ToolContext = {
-      ...contextAnswering({ type: "cancelled" }),
-      askUser: (request) =>
-        h.registry.askQuestions("sess_1", request, new AbortController().signal),
-    };
-    const running = askUserQuestionTool.run(input, context);
+  it("[Q3] the handler's own input must carry answers; the model may not write them", async () => {
+    const { ran, call } = executorHarness();
+    const result = await call("call_1", { ...input, answers: {} });
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/invalid/);
+    expect(ran).toEqual([]);
+  });
+
+  it("[A7] after a restart, the call re-runs from its stored answer without asking again", async () => {
+    const before = executorHarness();
+    const running = before.call("call_7");
     await flush();
-    expect(h.kinds("sess_1")).toEqual(["interaction.requested", "interaction.countdown"]);
-    h.clock.advance(DEADLINE_MS);
-    const result = await running;
-    expect(result.output).toMatch(/not a refusal/);
+    const answers = { [colourQuestion.question]: { labels: ["Red"] } };
+    before.h.registry.answer("int_1", answers);
+    await running;
+    // The process died before the result was stored: restore a fresh registry from the log.
+    const after = executorHarness();
+    after.h.registry.restore("sess_1", before.h.stored("sess_1"));
+    const result = await after.call("call_7");
+    expect(after.h.kinds("sess_1")).toEqual([]);
+    expect(after.ran).toEqual([expect.objectContaining({ input: { ...input, answers } })]);
+    expect(result.output).toContain("answered 1 of 2");
   });
 });

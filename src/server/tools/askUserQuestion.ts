@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  type AskUserQuestionItem,
-  AskUserQuestionItems,
-  QuestionAnswer,
-  type QuestionAnswers,
-} from "../../protocol/index.ts";
+import { AskUserQuestionItems, QuestionAnswer } from "../../protocol/index.ts";
 import { checkAnswers } from "../interactions/answerCheck.ts";
 import { ASK_USER_QUESTION_TOOL } from "../interactions/questionService.ts";
 import {
@@ -12,7 +7,14 @@ import {
   questionsAnsweredText,
   USER_ANSWERS_REQUIRED,
 } from "../interactions/resultText.ts";
-import type { ToolContext, ToolContract, ToolResult } from "./contract.ts";
+import type {
+  AskOutcome,
+  FilledInputCheck,
+  ToolContract,
+  ToolResult,
+  UserStep,
+  UserStepDecision,
+} from "./contract.ts";
 
 const DESCRIPTION = `Ask the user one to four multiple-choice questions and wait for their choices.
 
@@ -100,15 +102,11 @@ export const FilledAskUserQuestionInput = z
   .superRefine((input, context) => matchesWireContract(input.questions, context));
 export type FilledAskUserQuestionInput = z.infer<typeof FilledAskUserQuestionInput>;
 
-export type FilledInputCheck =
-  | { ok: true; input: FilledAskUserQuestionInput }
-  | { ok: false; message: string };
-
 /**
- * Q5: the executor re-validates the filled input before the handler runs. Besides the
+ * Q3/Q5: the executor re-validates the filled input before the handler runs. Besides the
  * shape, every answer must fit its batch (offered labels, one pick on single-select).
  */
-export function validateFilledInput(input: unknown): FilledInputCheck {
+export function validateFilledInput(input: unknown): FilledInputCheck<FilledAskUserQuestionInput> {
   const parsed = FilledAskUserQuestionInput.safeParse(input);
   if (!parsed.success) {
     const missing = parsed.error.issues.find((issue) => issue.message === USER_ANSWERS_REQUIRED);
@@ -123,27 +121,25 @@ export function validateFilledInput(input: unknown): FilledInputCheck {
   return { ok: true, input: { questions: parsed.data.questions, answers: checked.answers } };
 }
 
-type RunInput = AskUserQuestionInput & { answers?: QuestionAnswers };
+/** Q5: the user's answers become the call's input; a dismissal or abort is the call's result. */
+export const askUserQuestionStep: UserStep<AskUserQuestionInput, FilledAskUserQuestionInput> = {
+  asker: ASK_USER_QUESTION_TOOL,
+  questions: (input) => input.questions,
+  decide(input, outcome: AskOutcome): UserStepDecision {
+    if (outcome.type === "answered") {
+      return { type: "modify", input: { ...input, answers: outcome.answers } };
+    }
+    return { type: "deny", result: { output: questionResultText(input.questions, outcome) } };
+  },
+  validateFilled: validateFilledInput,
+};
 
-async function run(input: RunInput, context: ToolContext): Promise<ToolResult> {
-  if (input.answers !== undefined) {
-    const filled = validateFilledInput(input);
-    if (!filled.ok) return { output: filled.message, isError: true };
-    return { output: questionsAnsweredText(filled.input.questions, filled.input.answers) };
-  }
-  if (!context.askUser) {
-    return { output: "No user can be asked in this session.", isError: true };
-  }
-  const questions: AskUserQuestionItem[] = input.questions;
-  const outcome = await context.askUser({
-    toolName: ASK_USER_QUESTION_TOOL,
-    toolCallId: context.toolCallId ?? "",
-    questions,
-  });
-  return { output: questionResultText(questions, outcome) };
+/** Runs after the user answered: the answers are in its input (Q3), never asked for here. */
+async function run(input: FilledAskUserQuestionInput): Promise<ToolResult> {
+  return { output: questionsAnsweredText(input.questions, input.answers) };
 }
 
-export const askUserQuestionTool: ToolContract<RunInput> = {
+export const askUserQuestionTool: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = {
   name: ASK_USER_QUESTION_TOOL,
   description: DESCRIPTION,
   inputSchema: AskUserQuestionInput,
@@ -151,6 +147,7 @@ export const askUserQuestionTool: ToolContract<RunInput> = {
   destructive: false,
   requiresUserInteraction: true,
   allowedInPlanMode: true,
+  userStep: askUserQuestionStep,
   summarize: (input) => input.questions.map((question) => question.header).join(", "),
   run,
 };

@@ -27,6 +27,8 @@ export interface ToolContext {
   readonly mode: () => ExecutionMode;
   /** A7: this call is a re-run whose question the user answered before a restart. */
   readonly answeredBeforeRestart?: boolean;
+  /** A3: the answers filled into this call's input came from an expired countdown. */
+  readonly answeredAutomatically?: boolean;
   /** Ask the user through the interaction queue; resolves once (R3). */
   readonly askUser?: (request: {
     toolName: string;
@@ -87,8 +89,29 @@ export interface ToolResult {
   endTurn?: boolean;
 }
 
+/** Q5: what the permission step decides for a tool whose question is its permission. */
+export type UserStepDecision =
+  | { type: "modify"; input: unknown }
+  | { type: "deny"; result: ToolResult };
+
+export type FilledInputCheck<RunInput> =
+  | { ok: true; input: RunInput }
+  | { ok: false; message: string };
+
+/**
+ * Q3/Q5: the executor asks these questions as the call's permission step; an answer comes back
+ * as a modify decision carrying the filled input, which is re-validated before the handler runs.
+ */
+export interface UserStep<Input, RunInput> {
+  /** The asker named on the request; auto-continue (A1) keys on it, whatever the tool's name. */
+  readonly asker: string;
+  questions(input: Input): AskUserQuestionItem[];
+  decide(input: Input, outcome: AskOutcome): UserStepDecision;
+  validateFilled(input: unknown): FilledInputCheck<RunInput>;
+}
+
 /** A tool: its model-facing contract, its permission flags and its handler. */
-export interface ToolContract<Input = unknown> {
+export interface ToolContract<Input = unknown, RunInput = Input> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType<Input>;
@@ -99,9 +122,12 @@ export interface ToolContract<Input = unknown> {
   readonly requiresUserInteraction?: boolean;
   /** A session control that plan mode allows although it is not read-only (P5). */
   readonly allowedInPlanMode?: boolean;
+  /** Q5: present when the tool's permission step is a question to the user. */
+  readonly userStep?: UserStep<Input, RunInput>;
   /** The command or path shown on an approval card. */
   summarize?(input: Input): string;
-  run(input: Input, context: ToolContext): Promise<ToolResult>;
+  /** Runs with the model's input, or with the filled input when the tool has a user step. */
+  run(input: RunInput, context: ToolContext): Promise<ToolResult>;
 }
 
-export type AnyToolContract = ToolContract<never> | ToolContract<unknown>;
+export type AnyToolContract = ToolContract<never, never> | ToolContract<unknown>;

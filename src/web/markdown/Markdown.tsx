@@ -14,7 +14,7 @@ const loadRenderer = () =>
   });
 const LazyRenderer = lazy(loadRenderer);
 
-/** Fetches the markdown chunk ahead of need, so it is ready when the first message arrives. */
+/** Loads the markdown chunk now; component tests use it so their renders are synchronous. */
 export function prefetchMarkdown(): Promise<unknown> {
   return loadRenderer();
 }

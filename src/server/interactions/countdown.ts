@@ -1,0 +1,139 @@
+import type {
+  CountdownState,
+  InteractionOutcome,
+  InteractionRequest,
+} from "../../protocol/index.ts";
+import type { Pending } from "./outcomes.ts";
+import type { InteractionRegistryDeps } from "./port.ts";
+import { ASK_USER_QUESTION_TOOL } from "./questionService.ts";
+
+/** A failed write of an automatic resolution is retried after this long. */
+const STORAGE_RETRY_MS = 1_000;
+
+const AUTO_CONTINUED: InteractionOutcome = { type: "answered", answers: {}, auto: true };
+
+/**
+ * A1/P12: only an AskUserQuestion batch can continue on its own; permissions and plan
+ * reviews (a question carrying a plan-review intent) always wait for the user.
+ */
+export function isAutoContinueEligible(request: InteractionRequest): boolean {
+  return (
+    request.kind === "question" &&
+    request.toolName === ASK_USER_QUESTION_TOOL &&
+    !request.questions.some((question) => question.intent?.kind === "plan-review")
+  );
+}
+
+/** What the countdowns need from the registry that owns the interactions. */
+export interface CountdownHost {
+  pendingById(interactionId: string): Pending | undefined;
+  /** Writes the resolution and releases the asker; false when the log refused it. */
+  resolve(
+    interactionId: string,
+    pending: Pending,
+    outcome: InteractionOutcome,
+    activateNext: boolean,
+  ): boolean;
+}
+
+/** A1–A6: the head's countdown, its deadline timer, pausing for good, and resuming. */
+export class Countdowns {
+  constructor(
+    private readonly deps: InteractionRegistryDeps,
+    private readonly host: CountdownHost,
+  ) {}
+
+  /** A1/A2: the head starts its countdown when it is eligible and auto-continue is on now. */
+  activate(headId: string, head: Pending): void {
+    if (head.countdown !== undefined) return;
+    if (!isAutoContinueEligible(head.request)) {
+      head.countdown = { phase: "ineligible" };
+      return;
+    }
+    if (!this.deps.settings().autoContinue) {
+      this.record(headId, head, { phase: "ineligible" });
+      return;
+    }
+    const startedAt = this.deps.clock.now();
+    const counting: CountdownState = {
+      phase: "counting",
+      startedAt,
+      visibleAt: startedAt + this.deps.timings.graceMs,
+      deadlineAt: startedAt + this.deps.timings.deadlineMs,
+    };
+    if (this.record(headId, head, counting)) this.arm(headId, head, this.deps.timings.deadlineMs);
+  }
+
+  /** A4: pausing is final. */
+  pause(interactionId: string, pending: Pending): boolean {
+    const paused = this.record(interactionId, pending, {
+      phase: "paused",
+      pausedAt: this.deps.clock.now(),
+    });
+    if (paused) this.stop(pending);
+    return paused;
+  }
+
+  /** A6/A7: after a restart a counting question gets the time it had left, or resolves now. */
+  resume(interactionId: string, pending: Pending): void {
+    const countdown = pending.countdown;
+    if (countdown?.phase !== "counting") return;
+    const remaining = countdown.deadlineAt - this.deps.clock.now();
+    if (remaining <= 0) {
+      if (!this.host.resolve(interactionId, pending, AUTO_CONTINUED, false)) {
+        this.arm(interactionId, pending, STORAGE_RETRY_MS);
+      }
+      return;
+    }
+    if (!this.deps.settings().autoContinue) {
+      this.pause(interactionId, pending);
+      return;
+    }
+    this.arm(interactionId, pending, remaining);
+  }
+
+  stop(pending: Pending): void {
+    if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
+    pending.timer = undefined;
+  }
+
+  private record(interactionId: string, pending: Pending, countdown: CountdownState): boolean {
+    try {
+      this.deps.append(pending.request.sessionId, {
+        kind: "interaction.countdown",
+        interactionId,
+        countdown,
+      });
+    } catch {
+      return false;
+    }
+    pending.countdown = countdown;
+    return true;
+  }
+
+  private arm(interactionId: string, pending: Pending, ms: number): void {
+    this.stop(pending);
+    pending.timer = this.deps.clock.setTimeout(() => this.onDeadline(interactionId), ms);
+  }
+
+  /** A5: a firing timer re-checks everything; only a still-counting question resolves. */
+  private onDeadline(interactionId: string): void {
+    const pending = this.host.pendingById(interactionId);
+    if (!pending) return;
+    pending.timer = undefined;
+    const countdown = pending.countdown;
+    if (countdown?.phase !== "counting") return;
+    const now = this.deps.clock.now();
+    if (now < countdown.deadlineAt) {
+      this.arm(interactionId, pending, countdown.deadlineAt - now);
+      return;
+    }
+    if (!this.deps.settings().autoContinue) {
+      this.pause(interactionId, pending);
+      return;
+    }
+    if (!this.host.resolve(interactionId, pending, AUTO_CONTINUED, true)) {
+      this.arm(interactionId, pending, STORAGE_RETRY_MS);
+    }
+  }
+}
