@@ -118,7 +118,7 @@ test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four ol
 
     // U4: the transcript says which device answered.
     await page.getByTestId("session-item").filter({ hasText: "Button colour" }).click();
-    await expect(page.getByTestId("answered-on")).toHaveText(/answered on Chrome on Linux/);
+    await expect(page.getByTestId("answered-on")).toHaveText(/on Chrome on Linux/);
   } finally {
     client.socket.close();
     await agent.close();

@@ -28,7 +28,7 @@ describe("who answered, in the transcript", () => {
       by: { deviceId: "d1", label: "Safari on iPhone" },
     });
     expect(screen.getByTestId("entry-resolved")).toHaveTextContent("Postgres");
-    expect(screen.getByTestId("answered-on")).toHaveTextContent("answered on Safari on iPhone");
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("on Safari on iPhone");
   });
 
   it("[U4] a decision given from a notification says so, in Chinese too", () => {
@@ -40,9 +40,7 @@ describe("who answered, in the transcript", () => {
       },
       "zh-CN",
     );
-    expect(screen.getByTestId("answered-on")).toHaveTextContent(
-      "在 Chrome on Android 上通过通知作答",
-    );
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Chrome on Android 的通知");
   });
 
   it("[U4] an answer from an unnamed device shows no device", () => {
