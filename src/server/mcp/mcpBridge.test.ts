@@ -204,6 +204,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     if (revised.kind !== "question") throw new Error("a plan review is a question");
     expect(revised.planRevision).toEqual({
       number: 2,
+      contentHash: expect.any(String),
       previous: { plan: "# Plan\n\n1. One", feedback: ["Add a test step"] },
     });
     test.server.interactions.answer(revised.interactionId, {
@@ -407,6 +408,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     if (revised.kind !== "question") throw new Error("a plan review is a question");
     expect(revised.planRevision).toEqual({
       number: 2,
+      contentHash: expect.any(String),
       previous: { plan: "# Plan\n\n1. One", feedback: ["Add a test step"] },
     });
     const sessions = test.server.sessions.summaries().filter((s) => s.model === "mcp/test-agent");

@@ -1,8 +1,15 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
+import type {
+  PlanApproveOption,
+  QuestionAnswer,
+  QuestionAnswers,
+  QuestionDraft,
+} from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
+import { ApproveOptions } from "./ApproveOptions.tsx";
+import { changeCounts } from "./changeSummary.ts";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
@@ -45,6 +52,12 @@ export function PlanReviewPanel({
   const { question, plan, approve, refuse, revision } = review;
   const previous = revision?.previous;
   const [showChanges, setShowChanges] = useState(false);
+  const [optionsOpen, setOptionsOpen] = useState(false);
+  const [approveOption, setApproveOption] = useState<PlanApproveOption>("default");
+  const counts = useMemo(
+    () => (previous === undefined ? undefined : changeCounts(previous.plan, plan)),
+    [previous, plan],
+  );
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
   const followedDraft = useRef(draft);
@@ -78,19 +91,30 @@ export function PlanReviewPanel({
     feedbackRef.current?.focus();
   }, [feedbackOpen]);
 
-  function answer(label: string, other?: string) {
+  function answer(label: string, extra: Omit<QuestionAnswer, "labels">) {
     fire(() => {
       activity.discard();
-      onAnswer({
-        [question.question]: other === undefined ? { labels: [label] } : { labels: [label], other },
-      });
+      onAnswer({ [question.question]: { labels: [label], ...extra } });
     });
+  }
+
+  function typedFeedback(): { other?: string } {
+    const text = feedback.trim();
+    return text === "" ? {} : { other: text };
   }
 
   function onRefuse() {
     if (refuse === undefined) return;
-    const text = feedback.trim();
-    answer(refuse.label, text === "" ? undefined : text);
+    answer(refuse.label, typedFeedback());
+  }
+
+  // V4 + V5 + V8: notes ride with the approval, with the chosen option and the revision seen.
+  function onApprove() {
+    const hash = revision?.contentHash;
+    answer(approve.label, {
+      ...typedFeedback(),
+      review: { option: approveOption, ...(hash === undefined ? {} : { planHash: hash }) },
+    });
   }
 
   function onChat() {
@@ -128,6 +152,11 @@ export function PlanReviewPanel({
                 ))}
               </ul>
             </div>
+          )}
+          {counts !== undefined && (
+            <span className="qreview-change-summary">
+              {t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
+            </span>
           )}
           <button
             type="button"
@@ -185,6 +214,14 @@ export function PlanReviewPanel({
         </div>
       )}
 
+      <ApproveOptions
+        open={optionsOpen}
+        chosen={approveOption}
+        disabled={latched}
+        onToggle={() => setOptionsOpen((open) => !open)}
+        onChoose={setApproveOption}
+      />
+
       <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
@@ -208,9 +245,11 @@ export function PlanReviewPanel({
           className="qbtn qbtn--primary"
           title={approveHint}
           disabled={latched}
-          onClick={() => answer(approve.label)}
+          onClick={onApprove}
         >
-          {t("planReview.approve")}
+          {approveOption === "default"
+            ? t("planReview.approve")
+            : t(`planReview.option.${approveOption}`)}
         </button>
       </div>
     </section>
