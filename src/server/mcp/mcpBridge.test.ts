@@ -213,6 +213,30 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(textOf(await second)).toMatch(/approved the plan/);
   });
 
+  it("[V10] review_plan returns the approve option and the note as structured content and as text", async () => {
+    const call = client.callTool({ name: "review_plan", arguments: { plan: "# Plan\n\n1. One" } });
+    const { pending } = await pendingSoon();
+    const review = pending[0]!.request;
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    expect(
+      test.server.interactions.answer(review.interactionId, {
+        [review.questions[0]!.question]: {
+          labels: ["Approve"],
+          other: "Keep it small",
+          review: { option: "edit", planHash: review.planRevision?.contentHash },
+        },
+      }),
+    ).toEqual({ ok: true });
+    const reply = (await call) as ToolReply;
+    expect(reply.structuredContent).toEqual({
+      verdict: "approve",
+      option: "edit",
+      note: "Keep it small",
+    });
+    expect(textOf(reply)).toMatch(/edits accepted automatically/);
+    expect(textOf(reply)).toContain("Keep it small");
+  });
+
   it("[X1][T2] write_todos keeps the agent's list in its session", async () => {
     const reply = await client.callTool({
       name: "write_todos",
@@ -379,7 +403,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     ).toEqual({ ok: true });
     const reply = (await retried) as ToolReply;
     expect(textOf(reply)).toMatch(/approved the plan/);
-    expect(reply.structuredContent).toEqual({ verdict: "approve" });
+    expect(reply.structuredContent).toEqual({ verdict: "approve", option: "default" });
     const cards = entries(session.id).filter((s) => s.entry.kind === "interaction.requested");
     expect(cards).toHaveLength(1);
     const calls = entries(session.id).filter((s) => s.entry.kind === "tool.call");
