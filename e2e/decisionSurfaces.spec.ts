@@ -324,6 +324,20 @@ for (const locale of LOCALES) {
       await expect(card).toBeVisible();
     });
 
+    test(`[V5] the plan card with its approve options open (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const { questions, card } = await longPlan(page, server.url, locale);
+      await card.getByRole("button", { name: questions.copy["planReview.approveOptions"] }).click();
+      await expect(
+        card.getByRole("radio", { name: questions.copy["planReview.option.default"] }),
+      ).toBeChecked();
+      await expect(page).toHaveScreenshot(`decision-approve-options-${locale}.png`, {
+        mask: [modelPicker(page)],
+      });
+    });
+
     test(`[W6][W13] the permission card with the content it writes (${locale})`, async ({
       page,
       server,
