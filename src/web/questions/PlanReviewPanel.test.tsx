@@ -398,4 +398,16 @@ describe("PlanReviewPanel, approving (V4, V5, V8, V9)", () => {
     );
     expect(screen.getByText(/自第 1 版以来 \+\d+ \/ −1 行/)).toBeInTheDocument();
   });
+
+  it("[V7] a resubmission with the same text is marked unchanged since the revision before", () => {
+    const plan = reviewItem.detail ?? "";
+    setup(reviewItem, {
+      review: {
+        ...reviewFrom(reviewItem),
+        revision: { number: 3, previous: { plan, feedback: [] } },
+      },
+    });
+    expect(screen.getByText("Unchanged since revision 2")).toBeInTheDocument();
+    expect(screen.queryByText(/lines since revision/)).not.toBeInTheDocument();
+  });
 });

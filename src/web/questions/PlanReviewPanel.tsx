@@ -155,7 +155,9 @@ export function PlanReviewPanel({
           )}
           {counts !== undefined && (
             <span className="qreview-change-summary">
-              {t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
+              {counts.added + counts.removed === 0
+                ? t("planReview.unchangedSince", { number: revision.number - 1 })
+                : t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
             </span>
           )}
           <button
