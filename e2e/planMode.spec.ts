@@ -123,7 +123,7 @@ test.describe("plan mode with a plan-review scenario", () => {
       `plan-${sessionId.replace(/[^A-Za-z0-9_-]/g, "-")}.md`,
     );
     const saved = readFileSync(file, "utf8");
-    expect(saved.startsWith(PLAN.trimEnd())).toBe(true);
+    expect(saved.startsWith(PLAN!.trimEnd())).toBe(true);
     expect(saved).toContain(`## Notes given with the approval\n\n${NOTE}`);
   });
 

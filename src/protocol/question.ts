@@ -53,6 +53,8 @@ export type PlanApproveOption = z.infer<typeof PlanApproveOption>;
 /** V5 + V8: what a plan-review answer adds to its label; absent on answers from older clients. */
 export const PlanReviewAnswer = z.strictObject({
   option: z.optional(PlanApproveOption),
+  /** V6: the plan as the person edited it before approving; it is what gets approved. */
+  editedPlan: z.optional(z.string().check(z.minLength(1), z.maxLength(200_000))),
   planHash: z.optional(
     z
       .string()

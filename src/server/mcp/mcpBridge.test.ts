@@ -213,7 +213,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(textOf(await second)).toMatch(/approved the plan/);
   });
 
-  it("[V10] review_plan returns the approve option and the note as structured content and as text", async () => {
+  it("[V10] review_plan returns the approve option, the note and the edited plan as structured content and as text", async () => {
     const call = client.callTool({ name: "review_plan", arguments: { plan: "# Plan\n\n1. One" } });
     const { pending } = await pendingSoon();
     const review = pending[0]!.request;
@@ -223,7 +223,11 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
         [review.questions[0]!.question]: {
           labels: ["Approve"],
           other: "Keep it small",
-          review: { option: "edit", planHash: review.planRevision?.contentHash },
+          review: {
+            option: "edit",
+            planHash: review.planRevision?.contentHash,
+            editedPlan: "# Plan\n\n1. One, smaller",
+          },
         },
       }),
     ).toEqual({ ok: true });
@@ -232,7 +236,9 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
       verdict: "approve",
       option: "edit",
       note: "Keep it small",
+      editedPlan: "# Plan\n\n1. One, smaller",
     });
+    expect(textOf(reply)).toContain("1. One, smaller");
     expect(textOf(reply)).toMatch(/edits accepted automatically/);
     expect(textOf(reply)).toContain("Keep it small");
   });

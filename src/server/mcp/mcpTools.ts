@@ -40,6 +40,10 @@ export const mcpOutputSchemas = {
         "V5, with an approval: how the user wants it carried out. default: as before planning; edit: accept file edits without asking; build: ask before each edit; fresh: start from a fresh context holding the plan.",
       ),
     feedback: z.string().optional().describe("What the user wants changed."),
+    editedPlan: z
+      .string()
+      .optional()
+      .describe("V6: the plan as the user edited it before approving; carry out this version."),
   }),
   [MCP_TODOS_TOOL]: z.object({
     todos: z.array(TodoItem).describe("The list as it now stands."),
@@ -114,11 +118,12 @@ function reviewResult(outcome: AskOutcome): McpToolResult {
   switch (verdict.type) {
     case "approve":
       return {
-        output: `The user approved the plan. Carry it out.${MCP_OPTION_TEXT[verdict.option]}${verdict.note ? `\n\nTheir note: ${verdict.note}` : ""}`,
+        output: `The user approved the plan. Carry it out.${MCP_OPTION_TEXT[verdict.option]}${verdict.note ? `\n\nTheir note: ${verdict.note}` : ""}${verdict.editedPlan === undefined ? "" : `\n\nThey edited it first; carry out their version:\n\n${verdict.editedPlan}`}`,
         structured: {
           verdict: "approve",
           option: verdict.option,
           ...(verdict.note ? { note: verdict.note } : {}),
+          ...(verdict.editedPlan === undefined ? {} : { editedPlan: verdict.editedPlan }),
         },
       };
     case "feedback":

@@ -236,6 +236,29 @@ describe("plan mode through the session manager (real log, registry and tools)",
     expect(after.some((m) => m.role === "tool" && m.name === "ExitPlanMode")).toBe(true);
   });
 
+  it("[V6] an edited plan is what is approved and saved, and the model is told with a diff", async () => {
+    open();
+    const { id } = manager.create({ mode: "build" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    const EDITED = PLAN.replace("2. Add a test", "2. Add a property test");
+    expect(
+      registry.answer(review.interactionId, {
+        "Review this implementation plan": {
+          labels: ["Approve"],
+          review: { option: "default", editedPlan: EDITED },
+        },
+      }),
+    ).toEqual({ ok: true });
+    await manager.idle(id);
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(EDITED);
+    expect(entries(id).find((e) => e.kind === "plan.approved")).toMatchObject({ plan: EDITED });
+    const exit = results(id).find((e) => e.name === "ExitPlanMode");
+    expect(exit?.output).toContain("-2. Add a test\n+2. Add a property test");
+    expect(exit?.output).toContain(`## Approved Plan:\n${EDITED}`);
+  });
+
   it("[V8] an approval naming another revision's hash is rejected with a receipt and changes nothing", async () => {
     open();
     const { id } = manager.create({ mode: "build" });

@@ -79,6 +79,8 @@ export interface ApprovedPlanTextInput {
   note?: string | undefined;
   /** V5: how the user chose to have the plan carried out. */
   option?: "default" | "edit" | "build" | "fresh" | undefined;
+  /** V6: a unified line diff from the submitted plan to the one the user edited and approved. */
+  editDiff?: string | undefined;
   /** The permission mode in force after the approval. */
   permissionMode?: string | undefined;
 }
@@ -117,6 +119,15 @@ export function planApprovedText(input: ApprovedPlanTextInput): string {
       "<approval-notes>",
       input.note,
       "</approval-notes>",
+    );
+  }
+  if (input.editDiff !== undefined) {
+    lines.push(
+      "The user edited your plan before approving it. The approved plan below is their version; this diff shows what they changed (- your line, + theirs):",
+      "",
+      "```diff",
+      input.editDiff,
+      "```",
     );
   }
   if (input.allowedPrompts && input.allowedPrompts.length > 0) {

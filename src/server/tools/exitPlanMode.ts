@@ -8,6 +8,7 @@ import { planReviewDismissedText } from "../interactions/resultText.ts";
 import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
 import { planWithNotes } from "../plan/approvalNotes.ts";
 import { applyApproveOption } from "../plan/approveOption.ts";
+import { planEditDiff } from "../plan/planEditDiff.ts";
 import { writePlanFile } from "../plan/planFile.ts";
 import { planContentHash } from "../plan/planHash.ts";
 import {
@@ -95,7 +96,7 @@ export interface ExitPlanModeDeps {
 }
 
 export type PlanVerdict =
-  | { type: "approve"; note?: string; option: PlanApproveOption }
+  | { type: "approve"; note?: string; option: PlanApproveOption; editedPlan?: string }
   | { type: "feedback"; text: string }
   | { type: "refuse" }
   | { type: "dismiss" }
@@ -109,9 +110,13 @@ export function verdictOf(outcome: AskOutcome): PlanVerdict {
   const other = answer?.other?.trim() || undefined;
   if (answer?.labels.includes(APPROVE_LABEL)) {
     const option = answer.review?.option ?? "default";
-    return other === undefined
-      ? { type: "approve", option }
-      : { type: "approve", note: other, option };
+    const edited = answer.review?.editedPlan;
+    return {
+      type: "approve",
+      option,
+      ...(other === undefined ? {} : { note: other }),
+      ...(edited === undefined || edited.trim() === "" ? {} : { editedPlan: edited }),
+    };
   }
   if (other !== undefined) return { type: "feedback", text: other };
   if (answer?.labels.includes(REFUSE_LABEL)) return { type: "refuse" };
@@ -126,10 +131,12 @@ async function approve(
   deps: ExitPlanModeDeps,
 ): Promise<ToolResult> {
   const { note, option } = verdict;
+  // V6: what the person edited is what is approved, saved and carried out.
+  const plan = verdict.editedPlan ?? input.plan;
   let path: string | undefined;
   try {
     // V4: the notes are kept under the plan they were given with.
-    const saved = planWithNotes(input.plan, note);
+    const saved = planWithNotes(plan, note);
     path = await writePlanFile(context.workspace, context.sessionId, saved, context.signal);
   } catch (error) {
     if (context.signal.aborted) throw error;
@@ -139,10 +146,13 @@ async function approve(
     );
   }
   const mode = applyApproveOption(context, option);
-  context.recordPlanApproved?.(input.plan, path, option === "fresh");
+  context.recordPlanApproved?.(plan, path, option === "fresh");
   return {
     output: planApprovedText({
-      plan: input.plan,
+      plan,
+      ...(verdict.editedPlan === undefined
+        ? {}
+        : { editDiff: planEditDiff(input.plan, verdict.editedPlan) }),
       path,
       allowedPrompts: input.allowedPrompts,
       note,

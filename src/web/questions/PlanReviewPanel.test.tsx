@@ -240,6 +240,7 @@ describe("PlanReviewPanel", () => {
     await user.keyboard("{Enter}");
     expect(props.onAnswer).not.toHaveBeenCalled();
     await user.tab();
+    expect(screen.getByRole("button", { name: "Edit plan" })).toHaveFocus();    await user.tab();
     expect(screen.getByRole("button", { name: "Add feedback" })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole("button", { name: "Approve options" })).toHaveFocus();
@@ -409,5 +410,22 @@ describe("PlanReviewPanel, approving (V4, V5, V8, V9)", () => {
     });
     expect(screen.getByText("Unchanged since revision 2")).toBeInTheDocument();
     expect(screen.queryByText(/lines since revision/)).not.toBeInTheDocument();
+  });
+
+  it("[V6] Edit plan turns the body into the markdown; Approve sends the edited text", async () => {
+    const { props, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Edit plan" }));
+    const box = screen.getByRole("textbox", { name: "Plan markdown" });
+    expect(box).toHaveValue(reviewItem.detail);
+    await user.clear(box);
+    await user.type(box, "# Mine{Enter}{Enter}1. Only step");
+    expect(screen.getByText(/Edited: Approve approves your version/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: {
+        labels: ["Go ahead"],
+        review: { option: "default", planHash: "abc123", editedPlan: "# Mine\n\n1. Only step" },
+      },
+    });
   });
 });

@@ -54,6 +54,9 @@ export function PlanReviewPanel({
   const [showChanges, setShowChanges] = useState(false);
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [approveOption, setApproveOption] = useState<PlanApproveOption>("default");
+  const [editing, setEditing] = useState(false);
+  const [editedText, setEditedText] = useState(plan);
+  const edited = editedText.trim() !== "" && editedText !== plan;
   const counts = useMemo(
     () => (previous === undefined ? undefined : changeCounts(previous.plan, plan)),
     [previous, plan],
@@ -113,7 +116,11 @@ export function PlanReviewPanel({
     const hash = revision?.contentHash;
     answer(approve.label, {
       ...typedFeedback(),
-      review: { option: approveOption, ...(hash === undefined ? {} : { planHash: hash }) },
+      review: {
+        option: approveOption,
+        ...(hash === undefined ? {} : { planHash: hash }),
+        ...(edited ? { editedPlan: editedText } : {}),
+      },
     });
   }
 
@@ -177,12 +184,36 @@ export function PlanReviewPanel({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        {showChanges && previous !== undefined ? (
+        {editing ? (
+          <textarea
+            className="qreview-edit-text"
+            aria-label={t("planReview.editLabel")}
+            rows={18}
+            maxLength={200_000}
+            spellCheck={false}
+            value={editedText}
+            disabled={latched}
+            onChange={(event) => setEditedText(event.target.value)}
+          />
+        ) : showChanges && previous !== undefined ? (
           <PlanChanges before={previous.plan} after={plan} />
         ) : (
           <Markdown text={plan} />
         )}
       </section>
+
+      <div className="qreview-edit">
+        <button
+          type="button"
+          className="qbtn qbtn--link"
+          aria-pressed={editing}
+          disabled={latched}
+          onClick={() => setEditing((on) => !on)}
+        >
+          {t("planReview.editPlan")}
+        </button>
+        {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
+      </div>
 
       {refuse !== undefined && (
         <div className="qreview-feedback">
