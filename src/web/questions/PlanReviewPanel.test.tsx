@@ -240,7 +240,8 @@ describe("PlanReviewPanel", () => {
     await user.keyboard("{Enter}");
     expect(props.onAnswer).not.toHaveBeenCalled();
     await user.tab();
-    expect(screen.getByRole("button", { name: "Edit plan" })).toHaveFocus();    await user.tab();
+    expect(screen.getByRole("button", { name: "Edit plan" })).toHaveFocus();
+    await user.tab();
     expect(screen.getByRole("button", { name: "Add feedback" })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole("button", { name: "Approve options" })).toHaveFocus();
