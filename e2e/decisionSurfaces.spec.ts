@@ -324,6 +324,26 @@ for (const locale of LOCALES) {
       await expect(card).toBeVisible();
     });
 
+    test(`[V5][V6] the plan card with its approve options open, axe clean, and in edit mode (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const { questions, card } = await longPlan(page, server.url, locale);
+      await card.getByRole("button", { name: questions.copy["planReview.approveOptions"] }).click();
+      await expect(
+        card.getByRole("radio", { name: questions.copy["planReview.option.default"] }),
+      ).toBeChecked();
+      await expect(page).toHaveScreenshot(`decision-approve-options-${locale}.png`, {
+        mask: [modelPicker(page)],
+      });
+      await expectNoViolations(page);
+      await card.getByRole("button", { name: questions.copy["planReview.editPlan"] }).click();
+      await expect(
+        card.getByRole("textbox", { name: questions.copy["planReview.editLabel"] }),
+      ).toBeVisible();
+      await expectNoViolations(page);
+    });
+
     test(`[W6][W13] the permission card with the content it writes (${locale})`, async ({
       page,
       server,

@@ -91,6 +91,68 @@ test.describe("plan mode with a plan-review scenario", () => {
     expect(transcript).toMatchSnapshot("plan-approved-transcript.txt");
   });
 
+  test("[V4][V5] approve with a note and 'accept edits automatically': the model receives the note, the session is in edit mode, the note sits under the plan in the file", async ({
+    page,
+    server,
+  }) => {
+    const NOTE = "Log every cache miss";
+    const { shell, questions, card } = await planTask(page, server.url);
+    await card.getByRole("button", { name: questions.copy["planReview.addFeedback"] }).click();
+    await card
+      .getByRole("textbox", { name: questions.copy["planReview.feedbackLabel"] })
+      .fill(NOTE);
+    await card.getByRole("button", { name: questions.copy["planReview.approveOptions"] }).click();
+    await expect(
+      card.getByRole("radio", { name: questions.copy["planReview.option.default"] }),
+    ).toBeChecked();
+    await expect(card.getByText(questions.copy["planReview.defaultMark"])).toBeVisible();
+    const edit = questions.copy["planReview.option.edit"];
+    await card.getByRole("radio", { name: edit }).check();
+    await card.getByRole("button", { name: edit, exact: true }).click();
+
+    await expect(card).toHaveCount(0);
+    await shell.expectMode("edit");
+    const exit = page.getByTestId("entry-tool").filter({ hasText: "ExitPlanMode" });
+    await exit.locator("summary").click();
+    await expect(exit.locator("pre").last()).toContainText(NOTE);
+    await expect(exit.locator("pre").last()).toContainText("edit mode");
+
+    const sessionId = sessionIdOf(page);
+    const file = join(
+      plansDir(server.workspace),
+      `plan-${sessionId.replace(/[^A-Za-z0-9_-]/g, "-")}.md`,
+    );
+    const saved = readFileSync(file, "utf8");
+    expect(saved.startsWith(PLAN!.trimEnd())).toBe(true);
+    expect(saved).toContain(`## Notes given with the approval\n\n${NOTE}`);
+  });
+
+  test("[V6] edit a step, then approve: the plan file holds the edit and the model is told with a diff", async ({
+    page,
+    server,
+  }) => {
+    const { shell, questions, card } = await planTask(page, server.url);
+    await card.getByRole("button", { name: questions.copy["planReview.editPlan"] }).click();
+    const box = card.getByRole("textbox", { name: questions.copy["planReview.editLabel"] });
+    const edited = PLAN!.replace(
+      "2. Route the price lookup through it.",
+      "2. Route only the price lookup through it.",
+    );
+    await box.fill(edited);
+    await expect(card.getByText(questions.copy["planReview.editedMark"])).toBeVisible();
+    await questions.planButton(card, "approve").click();
+    await expect(card).toHaveCount(0);
+    await shell.expectMode("build");
+
+    const exit = page.getByTestId("entry-tool").filter({ hasText: "ExitPlanMode" });
+    await exit.locator("summary").click();
+    await expect(exit.locator("pre").last()).toContainText(
+      "+2. Route only the price lookup through it.",
+    );
+    const files = readdirSync(plansDir(server.workspace));
+    expect(readFileSync(join(plansDir(server.workspace), files[0]!), "utf8")).toBe(edited);
+  });
+
   test("[P10] Refuse without feedback ends the turn: no plan file, still in plan mode", async ({
     page,
     server,

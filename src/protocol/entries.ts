@@ -68,6 +68,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     kind: z.literal("plan.approved"),
     plan: z.string(),
     path: z.optional(z.string()),
+    /** V5: approved "with a fresh context": the conversation before it is compacted. */
+    fresh: z.optional(z.boolean()),
   }),
   /** W14: the message box's unsent text; the latest one is the draft, "" means none. */
   z.strictObject({ kind: z.literal("composer.draft"), text: z.string() }),

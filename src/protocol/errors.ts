@@ -24,6 +24,8 @@ export const ReceiptCode = z.enum([
   "NOT_PENDING",
   "ALREADY_ANSWERED",
   "INVALID_ANSWER",
+  /** V8: an approval named a plan revision other than the one under review. */
+  "PLAN_CHANGED",
   "WRONG_KIND",
   "STORAGE_FAILED",
 ]);

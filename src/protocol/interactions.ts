@@ -5,6 +5,8 @@ import { AskUserQuestionItem, QuestionAnswers } from "./question.ts";
 /** X4: which revision of the session's plan a review shows, and what the one before it got. */
 export const PlanRevision = z.strictObject({
   number: z.number().check(z.int(), z.minimum(1)),
+  /** V8: names this revision's plan text; an approval echoes it back. */
+  contentHash: z.optional(z.string()),
   previous: z.optional(
     z.strictObject({
       plan: z.string(),

@@ -44,6 +44,29 @@ export const AskUserQuestionItems = z.array(AskUserQuestionItem).check(
 );
 
 /**
+ * V5: how an approved plan is carried out. `default` is the seed's behaviour: back to the
+ * permission mode that was under plan mode. `fresh` also compacts the conversation.
+ */
+export const PlanApproveOption = z.enum(["default", "edit", "build", "fresh"]);
+export type PlanApproveOption = z.infer<typeof PlanApproveOption>;
+
+/** V5 + V8: what a plan-review answer adds to its label; absent on answers from older clients. */
+export const PlanReviewAnswer = z.strictObject({
+  option: z.optional(PlanApproveOption),
+  /** V6: the plan as the person edited it before approving; it is what gets approved. */
+  editedPlan: z.optional(z.string().check(z.minLength(1), z.maxLength(200_000))),
+  planHash: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(128),
+        z.describe("the content hash of the revision the person saw (PlanRevision.contentHash)"),
+      ),
+  ),
+});
+export type PlanReviewAnswer = z.infer<typeof PlanReviewAnswer>;
+
+/**
  * One answer: the offered labels picked, and/or a custom ("Other") text.
  * Q3: a blank answer (nothing picked, no text) is rejected.
  */
@@ -51,6 +74,8 @@ export const QuestionAnswer = z
   .strictObject({
     labels: z.array(z.string().check(z.minLength(1))),
     other: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(4000))),
+    /** Only on a plan review's answer. */
+    review: z.optional(PlanReviewAnswer),
   })
   .check(
     z.refine((a) => a.labels.length > 0 || a.other !== undefined, {

@@ -1,6 +1,13 @@
-import { type AskUserQuestionItem, QuestionAnswers } from "../../protocol/index.ts";
+import {
+  type AskUserQuestionItem,
+  QuestionAnswers,
+  type ReceiptCode,
+} from "../../protocol/index.ts";
+import { planReviewAnswerProblem } from "./planReviewCheck.ts";
 
-export type AnswerCheck = { ok: true; answers: QuestionAnswers } | { ok: false; message: string };
+export type AnswerCheck =
+  | { ok: true; answers: QuestionAnswers }
+  | { ok: false; message: string; code?: ReceiptCode };
 
 /**
  * Q3/R3: answers must fit the batch they answer: keyed by its question texts, picking only
@@ -29,6 +36,8 @@ export function checkAnswers(
       if (picked.has(label)) return { ok: false, message: `"${label}" is picked twice` };
       picked.add(label);
     }
+    const reviewProblem = planReviewAnswerProblem(question, answer);
+    if (reviewProblem !== undefined) return { ok: false, ...reviewProblem };
     // P9: on a plan review the text is feedback that goes with the verdict, not a second pick.
     const textIsPick = answer.other !== undefined && question.intent?.kind !== "plan-review";
     const picks = answer.labels.length + (textIsPick ? 1 : 0);

@@ -291,7 +291,7 @@ class Registry implements InteractionRegistry {
       return rejected("WRONG_KIND", "a permission is decided, not answered");
     }
     const checked = checkAnswers(found.request.questions, answers);
-    if (!checked.ok) return rejected("INVALID_ANSWER", checked.message);
+    if (!checked.ok) return rejected(checked.code ?? "INVALID_ANSWER", checked.message);
     const outcome: InteractionOutcome = {
       type: "answered",
       answers: checked.answers,

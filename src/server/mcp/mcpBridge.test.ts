@@ -204,12 +204,43 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     if (revised.kind !== "question") throw new Error("a plan review is a question");
     expect(revised.planRevision).toEqual({
       number: 2,
+      contentHash: expect.any(String),
       previous: { plan: "# Plan\n\n1. One", feedback: ["Add a test step"] },
     });
     test.server.interactions.answer(revised.interactionId, {
       [revised.questions[0]!.question]: { labels: ["Approve"] },
     });
     expect(textOf(await second)).toMatch(/approved the plan/);
+  });
+
+  it("[V10] review_plan returns the approve option, the note and the edited plan as structured content and as text", async () => {
+    const call = client.callTool({ name: "review_plan", arguments: { plan: "# Plan\n\n1. One" } });
+    const { pending } = await pendingSoon();
+    const review = pending[0]!.request;
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    expect(
+      test.server.interactions.answer(review.interactionId, {
+        [review.questions[0]!.question]: {
+          labels: ["Approve"],
+          other: "Keep it small",
+          review: {
+            option: "edit",
+            planHash: review.planRevision?.contentHash,
+            editedPlan: "# Plan\n\n1. One, smaller",
+          },
+        },
+      }),
+    ).toEqual({ ok: true });
+    const reply = (await call) as ToolReply;
+    expect(reply.structuredContent).toEqual({
+      verdict: "approve",
+      option: "edit",
+      note: "Keep it small",
+      editedPlan: "# Plan\n\n1. One, smaller",
+    });
+    expect(textOf(reply)).toContain("1. One, smaller");
+    expect(textOf(reply)).toMatch(/edits accepted automatically/);
+    expect(textOf(reply)).toContain("Keep it small");
   });
 
   it("[X1][T2] write_todos keeps the agent's list in its session", async () => {
@@ -378,7 +409,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     ).toEqual({ ok: true });
     const reply = (await retried) as ToolReply;
     expect(textOf(reply)).toMatch(/approved the plan/);
-    expect(reply.structuredContent).toEqual({ verdict: "approve" });
+    expect(reply.structuredContent).toEqual({ verdict: "approve", option: "default" });
     const cards = entries(session.id).filter((s) => s.entry.kind === "interaction.requested");
     expect(cards).toHaveLength(1);
     const calls = entries(session.id).filter((s) => s.entry.kind === "tool.call");
@@ -407,6 +438,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     if (revised.kind !== "question") throw new Error("a plan review is a question");
     expect(revised.planRevision).toEqual({
       number: 2,
+      contentHash: expect.any(String),
       previous: { plan: "# Plan\n\n1. One", feedback: ["Add a test step"] },
     });
     const sessions = test.server.sessions.summaries().filter((s) => s.model === "mcp/test-agent");

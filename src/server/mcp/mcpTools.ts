@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { QuestionAnswers, TodoItem } from "../../protocol/index.ts";
+import { type PlanApproveOption, QuestionAnswers, TodoItem } from "../../protocol/index.ts";
 import {
   type AskUserQuestionInput,
   askUserQuestionStep,
@@ -38,7 +38,17 @@ export const mcpOutputSchemas = {
   [MCP_REVIEW_TOOL]: z.object({
     verdict: z.enum(["approve", "feedback", "refuse", "dismiss"]),
     note: z.string().optional().describe("The user's note with an approval."),
+    option: z
+      .enum(["default", "edit", "build", "fresh"])
+      .optional()
+      .describe(
+        "V5, with an approval: how the user wants it carried out. default: as before planning; edit: accept file edits without asking; build: ask before each edit; fresh: start from a fresh context holding the plan.",
+      ),
     feedback: z.string().optional().describe("What the user wants changed."),
+    editedPlan: z
+      .string()
+      .optional()
+      .describe("V6: the plan as the user edited it before approving; carry out this version."),
   }),
   [MCP_TODOS_TOOL]: z.object({
     todos: z.array(TodoItem).describe("The list as it now stands."),
@@ -101,13 +111,27 @@ const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and 
 
 Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), or sets the review aside to talk. A plan review never continues on its own.`;
 
+/** V10: an outside agent's modes are its own, so the choice is passed on as a wish. */
+const MCP_OPTION_TEXT: Record<PlanApproveOption, string> = {
+  default: "",
+  edit: " The user chose to have your file edits accepted automatically.",
+  build: " The user wants to be asked before each edit.",
+  fresh:
+    " The user asked you to start from a fresh context: clear or compact your conversation and work from the plan.",
+};
+
 function reviewResult(outcome: AskOutcome): McpToolResult {
   const verdict = verdictOf(outcome);
   switch (verdict.type) {
     case "approve":
       return {
-        output: `The user approved the plan. Carry it out.${verdict.note ? `\n\nTheir note: ${verdict.note}` : ""}`,
-        structured: { verdict: "approve", ...(verdict.note ? { note: verdict.note } : {}) },
+        output: `The user approved the plan. Carry it out.${MCP_OPTION_TEXT[verdict.option]}${verdict.note ? `\n\nTheir note: ${verdict.note}` : ""}${verdict.editedPlan === undefined ? "" : `\n\nThey edited it first; carry out their version:\n\n${verdict.editedPlan}`}`,
+        structured: {
+          verdict: "approve",
+          option: verdict.option,
+          ...(verdict.note ? { note: verdict.note } : {}),
+          ...(verdict.editedPlan === undefined ? {} : { editedPlan: verdict.editedPlan }),
+        },
       };
     case "feedback":
       return {

@@ -28,6 +28,8 @@ export interface WeighedConversation {
   total: number;
   /** How many leading messages can no longer change; their summary part is kept (see below). */
   settled?: number;
+  /** V5: everything before this index is compacted whatever the size ("fresh context"). */
+  freshCut?: number;
 }
 
 /**
@@ -56,8 +58,10 @@ export async function compactWeighed(
   summaries: CompactionSummaries,
 ): Promise<CompactionResult> {
   const { messages, sizes, total } = conversation;
-  if (total <= options.maxChars) return { messages: [...messages], compacted: 0 };
-  const cut = cutIndex(messages, sizes, options.maxChars / 2);
+  const freshCut = conversation.freshCut ?? 0;
+  if (total <= options.maxChars && freshCut <= 0) return { messages: [...messages], compacted: 0 };
+  const sizeCut = total <= options.maxChars ? 0 : cutIndex(messages, sizes, options.maxChars / 2);
+  const cut = Math.max(sizeCut, freshCut);
   if (cut <= 0) return { messages: [...messages], compacted: 0 };
 
   const summaryText = summaries.summaryOf(messages, cut, conversation.settled ?? 0);

@@ -21,6 +21,7 @@ import { defaultTools } from "../tools/defaultTools.ts";
 import { planReviewQuestion } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { planFilePath } from "./planFile.ts";
+import { planContentHash } from "./planHash.ts";
 import { planModeExitedReminder, planModeReminderFull } from "./planTexts.ts";
 
 const PLAN = "# Plan: cache the store\n\n1. Wrap `load()`\n2. Add a test\n";
@@ -164,6 +165,118 @@ describe("plan mode through the session manager (real log, registry and tools)",
     expect(entries(id).at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 
+  const approveWith = (
+    review: { interactionId: string; planRevision?: { contentHash?: string } },
+    option: "default" | "edit" | "build" | "fresh",
+    note?: string,
+    planHash = review.planRevision?.contentHash,
+  ) =>
+    registry.answer(review.interactionId, {
+      "Review this implementation plan": {
+        labels: ["Approve"],
+        ...(note === undefined ? {} : { other: note }),
+        review: { option, ...(planHash === undefined ? {} : { planHash }) },
+      },
+    });
+
+  it("[V4][V5] approve with a note and 'accept edits automatically': the model gets the note, the session is in edit mode, the note sits under the plan in the file", async () => {
+    open();
+    const { id } = manager.create({ mode: "build" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    expect(approveWith(review, "edit", "Keep the old loader as a fallback")).toEqual({ ok: true });
+    await manager.idle(id);
+
+    expect(manager.mode(id)).toEqual({ permissionMode: "edit", planEnabled: false });
+    const exit = results(id).find((e) => e.name === "ExitPlanMode");
+    expect(exit?.output).toContain("Keep the old loader as a fallback");
+    expect(exit?.output).toContain("edit mode");
+    const sent = requests
+      .at(-1)!
+      .messages.find((m) => m.role === "tool" && m.name === "ExitPlanMode");
+    expect(sent?.content).toContain("Keep the old loader as a fallback");
+    const file = readFileSync(planFilePath(workspace, id), "utf8");
+    expect(file.startsWith(PLAN.trimEnd())).toBe(true);
+    expect(file).toMatch(
+      /## Notes given with the approval\n\nKeep the old loader as a fallback\n$/,
+    );
+  });
+
+  it("[V5] 'ask before each edit' leaves plan mode in build mode, whatever was under it", async () => {
+    open();
+    const { id } = manager.create({ mode: "edit" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    expect(approveWith(review, "build")).toEqual({ ok: true });
+    await manager.idle(id);
+    expect(manager.mode(id)).toEqual({ permissionMode: "build", planEnabled: false });
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(PLAN);
+  });
+
+  it("[V5] 'fresh context' compacts what came before the approval and re-injects the plan file", async () => {
+    open();
+    const { id } = manager.create({ mode: "edit" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    expect(approveWith(review, "fresh")).toEqual({ ok: true });
+    await manager.idle(id);
+
+    expect(manager.mode(id)).toEqual({ permissionMode: "edit", planEnabled: false });
+    expect(entries(id).find((e) => e.kind === "plan.approved")).toMatchObject({ fresh: true });
+    const after = requests.at(-1)!.messages;
+    expect(after[0]).toMatchObject({ role: "user" });
+    expect(after[0]!.content).toMatch(/was compacted/);
+    expect(after[1]!.content).toContain(PLAN.trim());
+    // The user's first words and the Read before the plan are summarised, not replayed.
+    expect(after.some((m) => m.content === "plan a cache")).toBe(false);
+    expect(after.some((m) => m.role === "tool" && m.name === "Read")).toBe(false);
+    expect(after.some((m) => m.role === "tool" && m.name === "ExitPlanMode")).toBe(true);
+  });
+
+  it("[V6] an edited plan is what is approved and saved, and the model is told with a diff", async () => {
+    open();
+    const { id } = manager.create({ mode: "build" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    const EDITED = PLAN.replace("2. Add a test", "2. Add a property test");
+    expect(
+      registry.answer(review.interactionId, {
+        "Review this implementation plan": {
+          labels: ["Approve"],
+          review: { option: "default", editedPlan: EDITED },
+        },
+      }),
+    ).toEqual({ ok: true });
+    await manager.idle(id);
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(EDITED);
+    expect(entries(id).find((e) => e.kind === "plan.approved")).toMatchObject({ plan: EDITED });
+    const exit = results(id).find((e) => e.name === "ExitPlanMode");
+    expect(exit?.output).toContain("-2. Add a test\n+2. Add a property test");
+    expect(exit?.output).toContain(`## Approved Plan:\n${EDITED}`);
+  });
+
+  it("[V8] an approval naming another revision's hash is rejected with a receipt and changes nothing", async () => {
+    open();
+    const { id } = manager.create({ mode: "build" });
+    manager.setMode(id, "plan");
+    manager.prompt(id, "plan a cache");
+    const review = await reviewOf(id);
+    expect(review.planRevision?.contentHash).toBe(planContentHash(PLAN));
+    const stale = approveWith(review, "edit", undefined, planContentHash(REVISED));
+    expect(stale).toMatchObject({ ok: false, code: "PLAN_CHANGED" });
+    expect(manager.mode(id)).toEqual({ permissionMode: "build", planEnabled: true });
+    expect(existsSync(planFilePath(workspace, id))).toBe(false);
+    expect(entries(id).some((e) => e.kind === "interaction.resolved")).toBe(false);
+    // The review still waits; the current hash goes through.
+    expect(approveWith(review, "edit")).toEqual({ ok: true });
+    await manager.idle(id);
+    expect(manager.mode(id)).toEqual({ permissionMode: "edit", planEnabled: false });
+  });
+
   it("[P9] refuse with feedback: the feedback is a real user message in the same turn, plan stays on, the model revises", async () => {
     open();
     const { id } = manager.create();
@@ -205,11 +318,12 @@ describe("plan mode through the session manager (real log, registry and tools)",
     manager.setMode(id, "plan");
     manager.prompt(id, "plan a cache");
     const first = await reviewOf(id);
-    expect(first.planRevision).toEqual({ number: 1 });
+    expect(first.planRevision).toEqual({ number: 1, contentHash: planContentHash(PLAN) });
     answer(first.interactionId, ["Refuse"], "Use Redis instead");
     const second = await reviewOf(id, 1);
     expect(second.planRevision).toEqual({
       number: 2,
+      contentHash: expect.any(String),
       previous: { plan: PLAN, feedback: ["Use Redis instead"] },
     });
     registry.cancel(second.interactionId);
@@ -219,6 +333,7 @@ describe("plan mode through the session manager (real log, registry and tools)",
     const third = await reviewOf(id, 2);
     expect(third.planRevision).toEqual({
       number: 3,
+      contentHash: expect.any(String),
       previous: { plan: REVISED, feedback: ["redis, but keep the file cache as a fallback"] },
     });
   });

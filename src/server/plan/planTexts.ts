@@ -77,6 +77,28 @@ export interface ApprovedPlanTextInput {
   allowedPrompts?: readonly { tool: string; prompt: string }[] | undefined;
   /** Words the user added to their approval. */
   note?: string | undefined;
+  /** V5: how the user chose to have the plan carried out. */
+  option?: "default" | "edit" | "build" | "fresh" | undefined;
+  /** V6: a unified line diff from the submitted plan to the one the user edited and approved. */
+  editDiff?: string | undefined;
+  /** The permission mode in force after the approval. */
+  permissionMode?: string | undefined;
+}
+
+/** V5: what each approve option means for the work that follows. */
+function optionText(option: ApprovedPlanTextInput["option"], mode: string | undefined): string {
+  switch (option) {
+    case "edit":
+      return "The user chose to have file edits accepted automatically: the session is now in edit mode, so your edits go through without asking each time.";
+    case "build":
+      return "The user chose to be asked before each edit: the session is now in build mode, so every change you make waits for their approval.";
+    case "fresh":
+      return "The user chose a fresh context: the conversation before this approval is compacted from the next request on, and the plan file is put back after the summary. Work from the plan.";
+    default:
+      return mode
+        ? `The session is back in the mode it had before plan mode (${mode}).`
+        : "The session is back in the mode it had before plan mode.";
+  }
 }
 
 /** P7 + P8: what the model hears after the user approved. */
@@ -89,7 +111,25 @@ export function planApprovedText(input: ApprovedPlanTextInput): string {
       ? `The plan was saved to ${input.path}.`
       : "The plan could not be saved to a file, but it is approved all the same.",
   );
-  if (input.note) lines.push(`With their approval the user wrote: "${input.note}"`);
+  lines.push(optionText(input.option, input.permissionMode));
+  if (input.note) {
+    lines.push(
+      `With their approval the user wrote the notes below. Follow them as part of the plan; they are also saved under the plan in the plan file.`,
+      "",
+      "<approval-notes>",
+      input.note,
+      "</approval-notes>",
+    );
+  }
+  if (input.editDiff !== undefined) {
+    lines.push(
+      "The user edited your plan before approving it. The approved plan below is their version; this diff shows what they changed (- your line, + theirs):",
+      "",
+      "```diff",
+      input.editDiff,
+      "```",
+    );
+  }
   if (input.allowedPrompts && input.allowedPrompts.length > 0) {
     lines.push(
       "",

@@ -386,19 +386,23 @@ export class SessionManager {
         if (this.closed) throw new ManagerClosed("the session manager is closed");
         return this.modes.setPlan(sessionId, enabled);
       },
+      setExecutionMode: (mode) => {
+        if (this.closed) throw new ManagerClosed("the session manager is closed");
+        return this.modes.change(sessionId, mode);
+      },
       // The prompt path: a running turn takes it as the user's next message.
       steerUserMessage: (text) => {
         this.prompt(sessionId, text);
       },
       planRevision: (toolCallId) =>
         planRevisionFor(this.deps.log.entriesAfter(sessionId, 0), toolCallId),
-      recordPlanApproved: (plan, path) => {
-        this.append(
-          sessionId,
-          path === undefined
-            ? { kind: "plan.approved", plan }
-            : { kind: "plan.approved", plan, path },
-        );
+      recordPlanApproved: (plan, path, fresh) => {
+        this.append(sessionId, {
+          kind: "plan.approved",
+          plan,
+          ...(path === undefined ? {} : { path }),
+          ...(fresh ? { fresh: true } : {}),
+        });
       },
     };
   }

@@ -16,6 +16,8 @@ export class SessionProjection {
   private lastSeq = 0;
   private lastUserMessageSeq = 0;
   private turnOpen = false;
+  /** V5: index of the message that approved a plan "with a fresh context"; 0 when none did. */
+  private freshCut = 0;
   private readonly conversation = new ConversationFold();
   private readonly dangling = new DanglingCalls();
   private readonly planHistory = new PlanHistory();
@@ -36,6 +38,9 @@ export class SessionProjection {
     if (entry.kind === "user.message") this.lastUserMessageSeq = seq;
     if (entry.kind === "turn.started") this.turnOpen = true;
     if (entry.kind === "turn.ended") this.turnOpen = false;
+    // The approving call's message is the last one; the conversation restarts from it.
+    if (entry.kind === "plan.approved" && entry.fresh)
+      this.freshCut = this.conversation.settledCount();
     this.conversation.add(entry);
     this.dangling.add(entry);
     this.planHistory.add(entry);
@@ -75,6 +80,7 @@ export class SessionProjection {
       messages: this.conversation.messages(),
       ...this.conversation.weights(),
       settled: this.conversation.settledCount(),
+      ...(this.freshCut > 0 ? { freshCut: this.freshCut } : {}),
     };
   }
 }

@@ -51,10 +51,15 @@ export interface ToolContext {
    * applied, then broadcast) and returns the mode in force; throws when it cannot be stored.
    */
   readonly setPlanMode?: (enabled: boolean) => ExecutionMode;
+  /** V5: sets the whole mode through the same path (an approve option picks the permission mode). */
+  readonly setExecutionMode?: (mode: ExecutionMode) => ExecutionMode;
   /** P9: the text joins the running turn as a real user message, after this call's result. */
   readonly steerUserMessage?: (text: string) => void;
-  /** P8: records the approved plan (and where it was saved) in the session log. */
-  readonly recordPlanApproved?: (plan: string, path: string | undefined) => void;
+  /**
+   * P8: records the approved plan (and where it was saved) in the session log; `fresh` (V5)
+   * has the conversation before it compacted.
+   */
+  readonly recordPlanApproved?: (plan: string, path: string | undefined, fresh?: boolean) => void;
   /** X4: the revision a plan review asked by this call would be, from the session log. */
   readonly planRevision?: (toolCallId: string) => PlanRevision;
   /** R10: which files a listing or search tool leaves out (deny rules, plangate's secrets). */
@@ -73,6 +78,7 @@ export type ToolContextExtras = Partial<
     | "otherSessions"
     | "helperModel"
     | "setPlanMode"
+    | "setExecutionMode"
     | "steerUserMessage"
     | "recordPlanApproved"
     | "planRevision"

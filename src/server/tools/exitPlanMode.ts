@@ -1,8 +1,16 @@
 import { z } from "zod";
-import type { AskUserQuestionItem, QuestionAnswer } from "../../protocol/index.ts";
+import type {
+  AskUserQuestionItem,
+  PlanApproveOption,
+  QuestionAnswer,
+} from "../../protocol/index.ts";
 import { planReviewDismissedText } from "../interactions/resultText.ts";
 import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
+import { planWithNotes } from "../plan/approvalNotes.ts";
+import { applyApproveOption } from "../plan/approveOption.ts";
+import { planEditDiff } from "../plan/planEditDiff.ts";
 import { writePlanFile } from "../plan/planFile.ts";
+import { planContentHash } from "../plan/planHash.ts";
 import {
   exitPlanModeOutsidePlanReason,
   planApprovedText,
@@ -74,13 +82,12 @@ export function askPlanReview(
   plan: string,
 ): Promise<AskOutcome> {
   const toolCallId = context.toolCallId ?? "";
-  const planRevision = context.planRevision?.(toolCallId);
-  return askUser({
-    toolName,
-    toolCallId,
-    questions: [planReviewQuestion(plan)],
-    ...(planRevision ? { planRevision } : {}),
-  });
+  // V8: the revision is named by its text, so an approval can say which text it approves.
+  const planRevision = {
+    ...(context.planRevision?.(toolCallId) ?? { number: 1 }),
+    contentHash: planContentHash(plan),
+  };
+  return askUser({ toolName, toolCallId, questions: [planReviewQuestion(plan)], planRevision });
 }
 
 export interface ExitPlanModeDeps {
@@ -89,7 +96,7 @@ export interface ExitPlanModeDeps {
 }
 
 export type PlanVerdict =
-  | { type: "approve"; note?: string }
+  | { type: "approve"; note?: string; option: PlanApproveOption; editedPlan?: string }
   | { type: "feedback"; text: string }
   | { type: "refuse" }
   | { type: "dismiss" }
@@ -102,7 +109,14 @@ export function verdictOf(outcome: AskOutcome): PlanVerdict {
   const answer: QuestionAnswer | undefined = outcome.answers[REVIEW_QUESTION];
   const other = answer?.other?.trim() || undefined;
   if (answer?.labels.includes(APPROVE_LABEL)) {
-    return other === undefined ? { type: "approve" } : { type: "approve", note: other };
+    const option = answer.review?.option ?? "default";
+    const edited = answer.review?.editedPlan;
+    return {
+      type: "approve",
+      option,
+      ...(other === undefined ? {} : { note: other }),
+      ...(edited === undefined || edited.trim() === "" ? {} : { editedPlan: edited }),
+    };
   }
   if (other !== undefined) return { type: "feedback", text: other };
   if (answer?.labels.includes(REFUSE_LABEL)) return { type: "refuse" };
@@ -112,13 +126,18 @@ export function verdictOf(outcome: AskOutcome): PlanVerdict {
 
 async function approve(
   input: ExitPlanModeInput,
-  note: string | undefined,
+  verdict: Extract<PlanVerdict, { type: "approve" }>,
   context: ToolContext,
   deps: ExitPlanModeDeps,
 ): Promise<ToolResult> {
+  const { note, option } = verdict;
+  // V6: what the person edited is what is approved, saved and carried out.
+  const plan = verdict.editedPlan ?? input.plan;
   let path: string | undefined;
   try {
-    path = await writePlanFile(context.workspace, context.sessionId, input.plan, context.signal);
+    // V4: the notes are kept under the plan they were given with.
+    const saved = planWithNotes(plan, note);
+    path = await writePlanFile(context.workspace, context.sessionId, saved, context.signal);
   } catch (error) {
     if (context.signal.aborted) throw error;
     (deps.logError ?? console.error)(
@@ -126,14 +145,19 @@ async function approve(
       error,
     );
   }
-  context.setPlanMode?.(false);
-  context.recordPlanApproved?.(input.plan, path);
+  const mode = applyApproveOption(context, option);
+  context.recordPlanApproved?.(plan, path, option === "fresh");
   return {
     output: planApprovedText({
-      plan: input.plan,
+      plan,
+      ...(verdict.editedPlan === undefined
+        ? {}
+        : { editDiff: planEditDiff(input.plan, verdict.editedPlan) }),
       path,
       allowedPrompts: input.allowedPrompts,
       note,
+      option,
+      permissionMode: mode?.permissionMode,
     }),
   };
 }
@@ -180,7 +204,7 @@ export function createExitPlanModeTool(
       const verdict = verdictOf(outcome);
       switch (verdict.type) {
         case "approve":
-          return approve(input, verdict.note, context, deps);
+          return approve(input, verdict, context, deps);
         case "feedback":
           return steerFeedback(verdict.text, context);
         case "refuse":

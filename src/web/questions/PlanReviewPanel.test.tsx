@@ -78,7 +78,7 @@ describe("PlanReviewPanel", () => {
     await user.click(screen.getByRole("button", { name: "Approve" }));
     expect(props.onAnswer).toHaveBeenCalledTimes(1);
     expect(props.onAnswer).toHaveBeenCalledWith({
-      [reviewItem.question]: { labels: ["Go ahead"] },
+      [reviewItem.question]: { labels: ["Go ahead"], review: { option: "default" } },
     });
   });
 
@@ -158,7 +158,7 @@ describe("PlanReviewPanel", () => {
     const { props, user } = setup();
     await user.click(screen.getByRole("button", { name: "Add feedback" }));
     await user.type(
-      screen.getByRole("textbox", { name: /Feedback for the agent/ }),
+      screen.getByRole("textbox", { name: /feedback for the agent/ }),
       "Split the migration in two",
     );
     await user.click(screen.getByRole("button", { name: "Refuse" }));
@@ -169,7 +169,7 @@ describe("PlanReviewPanel", () => {
 
   it("[X3] restores typed feedback from the draft", () => {
     setup(reviewItem, { draft: { page: 0, picks: {}, other: {}, feedback: "Keep it small" } });
-    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveValue(
+    expect(screen.getByRole("textbox", { name: /feedback for the agent/ })).toHaveValue(
       "Keep it small",
     );
   });
@@ -178,7 +178,7 @@ describe("PlanReviewPanel", () => {
     const { rerender, user } = setup();
     const draft = (feedback: string) => ({ page: 0, picks: {}, other: {}, feedback });
     rerender({ draft: draft("Keep it small") });
-    const box = screen.getByRole("textbox", { name: /Feedback for the agent/ });
+    const box = screen.getByRole("textbox", { name: /feedback for the agent/ });
     expect(box).toHaveValue("Keep it small");
     expect(box).toBeVisible();
     await user.type(box, "!");
@@ -240,7 +240,11 @@ describe("PlanReviewPanel", () => {
     await user.keyboard("{Enter}");
     expect(props.onAnswer).not.toHaveBeenCalled();
     await user.tab();
+    expect(screen.getByRole("button", { name: "Edit plan" })).toHaveFocus();
+    await user.tab();
     expect(screen.getByRole("button", { name: "Add feedback" })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Approve options" })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole("button", { name: "Chat about it" })).toHaveFocus();
     await user.tab();
@@ -277,9 +281,9 @@ describe("PlanReviewPanel, decisions that hold up", () => {
   it("[I7] opening Add feedback puts the caret in the feedback box", async () => {
     const { user } = setup();
     await user.click(screen.getByRole("button", { name: "Add feedback" }));
-    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveFocus();
+    expect(screen.getByRole("textbox", { name: /feedback for the agent/ })).toHaveFocus();
     await user.keyboard("Smaller steps");
-    expect(screen.getByRole("textbox", { name: /Feedback for the agent/ })).toHaveValue(
+    expect(screen.getByRole("textbox", { name: /feedback for the agent/ })).toHaveValue(
       "Smaller steps",
     );
   });
@@ -302,5 +306,127 @@ describe("PlanReviewPanel, decisions that hold up", () => {
     const body = screen.getByRole("region", { name: "Plan" });
     expect(body).toHaveClass("qcard-scroll");
     expect(screen.getByRole("button", { name: "Approve" }).closest(".qcard-scroll")).toBeNull();
+  });
+});
+
+describe("PlanReviewPanel, approving (V4, V5, V8, V9)", () => {
+  const hashed = () => ({
+    ...reviewFrom(reviewItem),
+    revision: { number: 1, contentHash: "abc123" },
+  });
+
+  it("[V5] the approve options list all three ways plus the default, which is marked and preselected", async () => {
+    const { user } = setup(reviewItem, { review: hashed() });
+    const toggle = screen.getByRole("button", { name: "Approve options" });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const group = screen.getByRole("group", { name: "How to carry out the plan once approved" });
+    const radios = within(group).getAllByRole("radio");
+    expect(radios).toHaveLength(4);
+    const byDefault = within(group).getByRole("radio", {
+      name: /back to the mode before plan mode/,
+    });
+    expect(byDefault).toBeChecked();
+    expect(byDefault.closest("label")).toHaveTextContent("(default)");
+    for (const name of [
+      "Approve, accept edits automatically",
+      "Approve, ask before each edit",
+      "Approve with a fresh context",
+    ])
+      expect(within(group).getByRole("radio", { name })).not.toBeChecked();
+  });
+
+  it("[V4][V5][V8] Approve sends the note, the chosen option and the hash of the revision shown", async () => {
+    const { props, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Add feedback" }));
+    await user.type(
+      screen.getByRole("textbox", { name: /feedback for the agent/ }),
+      "Log the misses",
+    );
+    await user.click(screen.getByRole("button", { name: "Approve options" }));
+    await user.click(screen.getByRole("radio", { name: "Approve, accept edits automatically" }));
+    expect(props.onAnswer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Approve, accept edits automatically" }));
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: {
+        labels: ["Go ahead"],
+        other: "Log the misses",
+        review: { option: "edit", planHash: "abc123" },
+      },
+    });
+  });
+
+  it("[V5] choosing an option with the keyboard approves nothing", async () => {
+    const { props, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Approve options" }));
+    screen.getByRole("radio", { name: /back to the mode before plan mode/ }).focus();
+    await user.keyboard("{ArrowDown}{ArrowDown}{Enter} ");
+    expect(props.onAnswer).not.toHaveBeenCalled();
+  });
+
+  it("[V8] a stale approval's receipt says the plan changed", async () => {
+    const { rerender, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    rerender({ review: hashed(), receipt: { ok: false, code: "PLAN_CHANGED" } });
+    expect(screen.getByRole("alert")).toHaveTextContent(/plan changed since you saw it/);
+  });
+
+  it("[V9] the revision header counts the lines added and removed since the one before", () => {
+    const after = reviewItem.detail ?? "";
+    const before = after.split("\n").slice(1).join("\n");
+    setup(reviewItem, {
+      review: {
+        ...reviewFrom(reviewItem),
+        revision: {
+          number: 2,
+          previous: { plan: `${before}\nold line A\nold line B`, feedback: [] },
+        },
+      },
+    });
+    expect(screen.getByText("+1 / −2 lines since revision 1")).toBeInTheDocument();
+  });
+
+  it("[V9] says the same in Chinese", () => {
+    setup(
+      reviewItem,
+      {
+        review: {
+          ...reviewFrom(reviewItem),
+          revision: { number: 2, previous: { plan: "# Old", feedback: [] } },
+        },
+      },
+      "zh-CN",
+    );
+    expect(screen.getByText(/自第 1 版以来 \+\d+ \/ −1 行/)).toBeInTheDocument();
+  });
+
+  it("[V7] a resubmission with the same text is marked unchanged since the revision before", () => {
+    const plan = reviewItem.detail ?? "";
+    setup(reviewItem, {
+      review: {
+        ...reviewFrom(reviewItem),
+        revision: { number: 3, previous: { plan, feedback: [] } },
+      },
+    });
+    expect(screen.getByText("Unchanged since revision 2")).toBeInTheDocument();
+    expect(screen.queryByText(/lines since revision/)).not.toBeInTheDocument();
+  });
+
+  it("[V6] Edit plan turns the body into the markdown; Approve sends the edited text", async () => {
+    const { props, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Edit plan" }));
+    const box = screen.getByRole("textbox", { name: "Plan markdown" });
+    expect(box).toHaveValue(reviewItem.detail);
+    await user.clear(box);
+    await user.type(box, "# Mine{Enter}{Enter}1. Only step");
+    expect(screen.getByText(/Edited: Approve approves your version/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: {
+        labels: ["Go ahead"],
+        review: { option: "default", planHash: "abc123", editedPlan: "# Mine\n\n1. Only step" },
+      },
+    });
   });
 });

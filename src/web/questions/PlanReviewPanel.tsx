@@ -1,8 +1,15 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QuestionAnswers, QuestionDraft } from "../../protocol/index.ts";
+import type {
+  PlanApproveOption,
+  QuestionAnswer,
+  QuestionAnswers,
+  QuestionDraft,
+} from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
+import { ApproveOptions } from "./ApproveOptions.tsx";
+import { changeCounts } from "./changeSummary.ts";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
@@ -45,6 +52,15 @@ export function PlanReviewPanel({
   const { question, plan, approve, refuse, revision } = review;
   const previous = revision?.previous;
   const [showChanges, setShowChanges] = useState(false);
+  const [optionsOpen, setOptionsOpen] = useState(false);
+  const [approveOption, setApproveOption] = useState<PlanApproveOption>("default");
+  const [editing, setEditing] = useState(false);
+  const [editedText, setEditedText] = useState(plan);
+  const edited = editedText.trim() !== "" && editedText !== plan;
+  const counts = useMemo(
+    () => (previous === undefined ? undefined : changeCounts(previous.plan, plan)),
+    [previous, plan],
+  );
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
   const followedDraft = useRef(draft);
@@ -78,19 +94,34 @@ export function PlanReviewPanel({
     feedbackRef.current?.focus();
   }, [feedbackOpen]);
 
-  function answer(label: string, other?: string) {
+  function answer(label: string, extra: Omit<QuestionAnswer, "labels">) {
     fire(() => {
       activity.discard();
-      onAnswer({
-        [question.question]: other === undefined ? { labels: [label] } : { labels: [label], other },
-      });
+      onAnswer({ [question.question]: { labels: [label], ...extra } });
     });
+  }
+
+  function typedFeedback(): { other?: string } {
+    const text = feedback.trim();
+    return text === "" ? {} : { other: text };
   }
 
   function onRefuse() {
     if (refuse === undefined) return;
-    const text = feedback.trim();
-    answer(refuse.label, text === "" ? undefined : text);
+    answer(refuse.label, typedFeedback());
+  }
+
+  // V4 + V5 + V8: notes ride with the approval, with the chosen option and the revision seen.
+  function onApprove() {
+    const hash = revision?.contentHash;
+    answer(approve.label, {
+      ...typedFeedback(),
+      review: {
+        option: approveOption,
+        ...(hash === undefined ? {} : { planHash: hash }),
+        ...(edited ? { editedPlan: editedText } : {}),
+      },
+    });
   }
 
   function onChat() {
@@ -129,6 +160,13 @@ export function PlanReviewPanel({
               </ul>
             </div>
           )}
+          {counts !== undefined && (
+            <span className="qreview-change-summary">
+              {counts.added + counts.removed === 0
+                ? t("planReview.unchangedSince", { number: revision.number - 1 })
+                : t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
+            </span>
+          )}
           <button
             type="button"
             className="qbtn qbtn--link"
@@ -146,12 +184,36 @@ export function PlanReviewPanel({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        {showChanges && previous !== undefined ? (
+        {editing ? (
+          <textarea
+            className="qreview-edit-text"
+            aria-label={t("planReview.editLabel")}
+            rows={18}
+            maxLength={200_000}
+            spellCheck={false}
+            value={editedText}
+            disabled={latched}
+            onChange={(event) => setEditedText(event.target.value)}
+          />
+        ) : showChanges && previous !== undefined ? (
           <PlanChanges before={previous.plan} after={plan} />
         ) : (
           <Markdown text={plan} />
         )}
       </section>
+
+      <div className="qreview-edit">
+        <button
+          type="button"
+          className="qbtn qbtn--link"
+          aria-pressed={editing}
+          disabled={latched}
+          onClick={() => setEditing((on) => !on)}
+        >
+          {t("planReview.editPlan")}
+        </button>
+        {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
+      </div>
 
       {refuse !== undefined && (
         <div className="qreview-feedback">
@@ -185,6 +247,14 @@ export function PlanReviewPanel({
         </div>
       )}
 
+      <ApproveOptions
+        open={optionsOpen}
+        chosen={approveOption}
+        disabled={latched}
+        onToggle={() => setOptionsOpen((open) => !open)}
+        onChoose={setApproveOption}
+      />
+
       <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
 
@@ -208,9 +278,11 @@ export function PlanReviewPanel({
           className="qbtn qbtn--primary"
           title={approveHint}
           disabled={latched}
-          onClick={() => answer(approve.label)}
+          onClick={onApprove}
         >
-          {t("planReview.approve")}
+          {approveOption === "default"
+            ? t("planReview.approve")
+            : t(`planReview.option.${approveOption}`)}
         </button>
       </div>
     </section>

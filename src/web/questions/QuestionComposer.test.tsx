@@ -71,7 +71,7 @@ describe("QuestionComposer", () => {
     const { props, user } = setup(pendingOf(questionRequest(reviewItem)));
     await user.click(screen.getByRole("button", { name: "Approve" }));
     expect(props.onAnswer).toHaveBeenCalledWith({
-      [reviewItem.question]: { labels: ["Go ahead"] },
+      [reviewItem.question]: { labels: ["Go ahead"], review: { option: "default" } },
     });
   });
 
