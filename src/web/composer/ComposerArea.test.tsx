@@ -181,7 +181,9 @@ describe("Composer", () => {
     const answer = {
       type: "interaction.answer",
       interactionId: "r1",
-      answers: { "Shall I carry out this plan?": { labels: ["Approve"] } },
+      answers: {
+        "Shall I carry out this plan?": { labels: ["Approve"], review: { option: "default" } },
+      },
     };
     expect(sent).toEqual([answer]);
     expect(screen.queryByTestId("offline-hint")).toBeNull();
