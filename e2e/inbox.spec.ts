@@ -95,7 +95,7 @@ test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four ol
     await expect(items.nth(0).getByRole("button").first()).toBeFocused();
 
     await page.keyboard.press("Enter");
-    await items.nth(0).getByRole("button", { name: "Approve" }).click();
+    await items.nth(0).getByRole("button", { name: "Approve", exact: true }).click();
     await expect(items).toHaveCount(2);
 
     await page.keyboard.press("Enter");

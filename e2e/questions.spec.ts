@@ -145,7 +145,9 @@ test.describe("plan review", () => {
     await expect(page.getByRole("textbox", { name: "Custom answer" })).toHaveCount(0);
 
     await expect(card.getByRole("button")).toHaveText([
+      "Edit plan",
       "Add feedback",
+      "Approve options",
       "Chat about it",
       "Refuse",
       "Approve",
