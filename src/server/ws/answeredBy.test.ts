@@ -1,8 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
-import { tempDir } from "../testing/helpers.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { useScenarioServer } from "../testing/scenarioServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
@@ -23,13 +20,14 @@ turns:
 const phone = { id: "dev-phone", label: "Safari on iPhone" };
 
 describe("who answered, and the inbox over the socket", () => {
-  let t: TestServer;
-  let scenarioDir: ReturnType<typeof tempDir>;
-  const clients: TestClient[] = [];
+  const fixture = useScenarioServer(scenario, {
+    timings: { graceMs: 60_000, deadlineMs: 300_000 },
+  });
+  const { server } = fixture;
 
   const hello = async (device?: typeof phone) => {
-    const client = await TestClient.open(t.wsUrl, t.browserHeaders);
-    clients.push(client);
+    const client = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(client);
     client.send({ type: "hello", protocol: PROTOCOL_VERSION, ...(device ? { device } : {}) });
     await client.next("welcome");
     return client;
@@ -46,23 +44,6 @@ describe("who answered, and the inbox over the socket", () => {
     if (requested.entry.kind !== "interaction.requested") throw new Error("unreachable");
     return { sessionId, interactionId: requested.entry.request.interactionId };
   };
-
-  beforeAll(async () => {
-    scenarioDir = tempDir();
-    const file = join(scenarioDir.path, "ask.yaml");
-    writeFileSync(file, scenario);
-    t = await startTestServer({
-      model: `scripted:${file}`,
-      timings: { graceMs: 60_000, deadlineMs: 300_000 },
-    });
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-  afterAll(async () => {
-    await t.stop();
-    scenarioDir.remove();
-  });
 
   it("[U4] an answer records the device its tab named in hello", async () => {
     const client = await hello(phone);
@@ -96,8 +77,8 @@ describe("who answered, and the inbox over the socket", () => {
       outcome: { type: "cancelled" },
     });
 
-    const bad = await TestClient.open(t.wsUrl, t.browserHeaders);
-    clients.push(bad);
+    const bad = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(bad);
     bad.send({ type: "hello", protocol: PROTOCOL_VERSION, device: { id: "", label: "x" } });
     expect(await bad.next("error")).toMatchObject({ code: "BAD_FRAME" });
   });

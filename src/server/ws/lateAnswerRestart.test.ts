@@ -1,7 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tempDir } from "../testing/helpers.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { useScenarioServer } from "../testing/scenarioServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
@@ -22,31 +19,13 @@ turns:
 `;
 
 describe("late answers across a restart", () => {
-  let t: TestServer;
-  let scenarioDir: ReturnType<typeof tempDir>;
-  const clients: TestClient[] = [];
+  const fixture = useScenarioServer(scenario, { timings: { graceMs: 5, deadlineMs: 30 } });
+  const { server } = fixture;
   const greeted = async () => {
-    const opened = await TestClient.greeted(t.wsUrl, t.browserHeaders);
-    clients.push(opened.client);
+    const opened = await TestClient.greeted(server().wsUrl, server().browserHeaders);
+    fixture.track(opened.client);
     return opened.client;
   };
-
-  beforeAll(async () => {
-    scenarioDir = tempDir();
-    const file = join(scenarioDir.path, "late.yaml");
-    writeFileSync(file, scenario);
-    t = await startTestServer({
-      model: `scripted:${file}`,
-      timings: { graceMs: 5, deadlineMs: 30 },
-    });
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-  afterAll(async () => {
-    await t.stop();
-    scenarioDir.remove();
-  });
 
   it("[X2] the late answer is stored with its interaction, so a restarted server refuses a second one", async () => {
     const client = await greeted();
@@ -71,7 +50,7 @@ describe("late answers across a restart", () => {
     expect(message.entry).toMatchObject({ synthetic: true, lateAnswerFor: interactionId });
     await client.next("event", (f) => f.entry.kind === "turn.ended");
 
-    await t.restart();
+    await server().restart();
     const after = await greeted();
     after.send({
       type: "interaction.lateAnswer",

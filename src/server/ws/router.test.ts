@@ -1,8 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from "../../protocol/index.ts";
-import { tempDir } from "../testing/helpers.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { useScenarioServer } from "../testing/scenarioServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
@@ -29,12 +26,15 @@ turns:
 `;
 
 describe("WebSocket protocol", () => {
-  let t: TestServer;
-  let scenarioDir: ReturnType<typeof tempDir>;
-  const clients: TestClient[] = [];
+  const fixture = useScenarioServer(
+    scenario,
+    { timings: { graceMs: 5, deadlineMs: 30 } },
+    "ws.yaml",
+  );
+  const { server } = fixture;
   const greeted = async () => {
-    const opened = await TestClient.greeted(t.wsUrl, t.browserHeaders);
-    clients.push(opened.client);
+    const opened = await TestClient.greeted(server().wsUrl, server().browserHeaders);
+    fixture.track(opened.client);
     return opened;
   };
   const createSession = async (client: TestClient) => {
@@ -42,26 +42,9 @@ describe("WebSocket protocol", () => {
     return (await client.next("snapshot")).session.id;
   };
 
-  beforeAll(async () => {
-    scenarioDir = tempDir();
-    const file = join(scenarioDir.path, "ws.yaml");
-    writeFileSync(file, scenario);
-    t = await startTestServer({
-      model: `scripted:${file}`,
-      timings: { graceMs: 5, deadlineMs: 30 },
-    });
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-  afterAll(async () => {
-    await t.stop();
-    scenarioDir.remove();
-  });
-
   it("[R2] answers malformed JSON, unknown types and bad fields with error frames and keeps the connection", async () => {
-    const client = await TestClient.open(t.wsUrl, t.browserHeaders);
-    clients.push(client);
+    const client = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(client);
     client.send("{not json");
     expect(await client.next("error")).toMatchObject({ code: "BAD_JSON" });
     client.send({ type: "launch.missiles" });
@@ -83,8 +66,8 @@ describe("WebSocket protocol", () => {
   });
 
   it("[R2] requires hello first, with the same protocol version", async () => {
-    const client = await TestClient.open(t.wsUrl, t.browserHeaders);
-    clients.push(client);
+    const client = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(client);
     client.send({ type: "session.create" });
     expect(await client.next("error")).toMatchObject({ code: "NOT_HELLO" });
     client.send({ type: "hello", protocol: PROTOCOL_VERSION + 1 });
@@ -163,8 +146,8 @@ describe("WebSocket protocol", () => {
     await writer.next("event", (f) => f.entry.kind === "turn.ended");
     const all = writer.events(id);
 
-    const back = await TestClient.open(t.wsUrl, t.browserHeaders);
-    clients.push(back);
+    const back = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(back);
     back.send({
       type: "hello",
       protocol: PROTOCOL_VERSION,

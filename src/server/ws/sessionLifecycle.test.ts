@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { planFilePath } from "../plan/planFile.ts";
-import { tempDir } from "../testing/helpers.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { useScenarioServer } from "../testing/scenarioServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
@@ -23,12 +22,11 @@ turns:
 `;
 
 describe("sessions: rename, delete, message drafts and replayed answers", () => {
-  let t: TestServer;
-  let scenarioDir: ReturnType<typeof tempDir>;
-  const clients: TestClient[] = [];
+  const fixture = useScenarioServer(scenario);
+  const { server } = fixture;
   const greeted = async () => {
-    const opened = await TestClient.greeted(t.wsUrl, t.browserHeaders);
-    clients.push(opened.client);
+    const opened = await TestClient.greeted(server().wsUrl, server().browserHeaders);
+    fixture.track(opened.client);
     return opened;
   };
   const createSession = async (client: TestClient) => {
@@ -47,27 +45,13 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
       : "";
   };
   const countRows = (sql: string, sessionId: string) => {
-    const db = new Database(t.dbPath, { readonly: true });
+    const db = new Database(server().dbPath, { readonly: true });
     try {
       return (db.prepare(sql).get(sessionId) as { n: number }).n;
     } finally {
       db.close();
     }
   };
-
-  beforeAll(async () => {
-    scenarioDir = tempDir();
-    const file = join(scenarioDir.path, "lifecycle.yaml");
-    writeFileSync(file, scenario);
-    t = await startTestServer({ model: `scripted:${file}` });
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-  afterAll(async () => {
-    await t.stop();
-    scenarioDir.remove();
-  });
 
   it("[W15] a rename reaches every tab as an upserted summary, and sticks", async () => {
     const a = await greeted();
@@ -94,8 +78,8 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
     const interactionId = await planCard(a.client, sessionId);
     a.client.send({ type: "composer.draft", sessionId, text: "half a thought" });
     await a.client.next("event", (f) => f.entry.kind === "composer.draft");
-    mkdirSync(dirname(planFilePath(t.workspace, sessionId)), { recursive: true });
-    writeFileSync(planFilePath(t.workspace, sessionId), "# an older approved plan\n");
+    mkdirSync(dirname(planFilePath(server().workspace, sessionId)), { recursive: true });
+    writeFileSync(planFilePath(server().workspace, sessionId), "# an older approved plan\n");
     const entriesSql = "SELECT count(*) AS n FROM entries WHERE session_id = ?";
     expect(countRows(entriesSql, sessionId)).toBeGreaterThan(3);
     expect(countRows("SELECT count(*) AS n FROM todos WHERE session_id = ?", sessionId)).toBe(1);
@@ -107,9 +91,17 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
     expect(countRows(entriesSql, sessionId)).toBe(0);
     expect(countRows("SELECT count(*) AS n FROM sessions WHERE id = ?", sessionId)).toBe(0);
     expect(countRows("SELECT count(*) AS n FROM todos WHERE session_id = ?", sessionId)).toBe(0);
-    expect(existsSync(planFilePath(t.workspace, sessionId))).toBe(false);
-    expect(t.server.sessions.summaries().map((s) => s.id)).toContain(keep);
-    expect(t.server.sessions.summaries().map((s) => s.id)).not.toContain(sessionId);
+    expect(existsSync(planFilePath(server().workspace, sessionId))).toBe(false);
+    expect(
+      server()
+        .server.sessions.summaries()
+        .map((s) => s.id),
+    ).toContain(keep);
+    expect(
+      server()
+        .server.sessions.summaries()
+        .map((s) => s.id),
+    ).not.toContain(sessionId);
 
     // The card is gone too: an answer to it is refused, and nothing is written for it.
     a.client.send({
@@ -158,7 +150,7 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
     const interactionId = await planCard(a.client, sessionId);
     a.client.close();
 
-    await t.restart();
+    await server().restart();
     const answer = {
       type: "interaction.answer",
       interactionId,
@@ -188,13 +180,15 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
     expect(second.ok).toBe(false);
 
     await after.client.next("event", (f) => f.entry.kind === "turn.ended");
-    await t.server.sessions.idle(sessionId);
+    await server().server.sessions.idle(sessionId);
     const resolved = after.client
       .events(sessionId)
       .filter((f) => f.entry.kind === "interaction.resolved");
     expect(resolved).toHaveLength(1);
     const approved = after.client.events(sessionId).filter((f) => f.entry.kind === "plan.approved");
     expect(approved).toHaveLength(1);
-    expect(readFileSync(planFilePath(t.workspace, sessionId), "utf8")).toContain("Do the thing");
+    expect(readFileSync(planFilePath(server().workspace, sessionId), "utf8")).toContain(
+      "Do the thing",
+    );
   });
 });
