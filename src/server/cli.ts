@@ -1,6 +1,7 @@
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
 import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
+import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
@@ -41,7 +42,13 @@ async function main(): Promise<void> {
   const server = await listen({ ...options, token: access.token }, models);
   if (access.note) console.log(`plangate: ${access.note}`);
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
+  if (server.publicUrl) {
+    console.log(server.publicUrl);
+    console.log("On this machine:");
+  }
   console.log(server.url);
+  if (!isLoopbackHost(options.host))
+    console.warn(`plangate: ${remoteBindWarning(options.host, server.port, options.publicUrl)}`);
 
   let stopping = false;
   const stop = (signal: string) => {

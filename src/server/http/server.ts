@@ -42,6 +42,7 @@ import { ToolRegistry } from "../tools/registry.ts";
 import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
+import { checkBindHost } from "./reach.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 
 export interface ServerOptions {
@@ -80,11 +81,18 @@ export interface ServerOptions {
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
   /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
   pushKeysDir?: string;
+  /** R1: the address to listen on. Default `127.0.0.1`; anything beyond loopback needs `allowRemote`. */
+  host?: string;
+  allowRemote?: boolean;
+  /** `--public-url`: printed and pushed links use it; Host and Origin checks accept it. */
+  publicUrl?: URL;
 }
 
 export interface RunningServer {
   /** The URL to open, token included: `http://127.0.0.1:<port>/?token=<token>`. */
   url: string;
+  /** The same through `--public-url`, when one is set. */
+  publicUrl: string | undefined;
   port: number;
   token: string;
   sessions: SessionManager;
@@ -100,6 +108,9 @@ export const DEFAULT_TIMINGS = { graceMs: 60_000, deadlineMs: 300_000 };
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
+  const host = options.host ?? "127.0.0.1";
+  checkBindHost(host, options.allowRemote ?? false);
+  const publicUrl = options.publicUrl;
   const token = options.token ?? randomBytes(32).toString("hex");
   const workspace = realpathSync(options.workspace);
   const distDir = resolve(options.distDir ?? join(projectRoot, "dist"));
@@ -205,7 +216,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   // The plugin's own hooks must run first: they close the socket of a refused upgrade.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   app.addHook("onRequest", async (request, reply) =>
-    checkAccess(request, reply, { token, port: () => port }),
+    checkAccess(request, reply, { token, port: () => port, publicUrl }),
   );
   app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
   // W8: a browser cannot read why an upgrade failed; the page asks here (the check above decides).
@@ -229,7 +240,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     inbox,
     interactions,
     clock,
-    baseUrl: () => `http://127.0.0.1:${port}`,
+    baseUrl: () => publicUrl?.origin ?? `http://127.0.0.1:${port}`,
   });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
@@ -246,7 +257,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   });
 
   try {
-    await app.listen({ host: "127.0.0.1", port });
+    await app.listen({ host, port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
@@ -268,6 +279,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
+    publicUrl: publicUrl ? `${publicUrl.origin}/?token=${token}` : undefined,
     port,
     token,
     sessions,
@@ -316,7 +328,7 @@ function routeKind(request: FastifyRequest): RouteKind {
 function checkAccess(
   request: FastifyRequest,
   reply: FastifyReply,
-  access: { token: string; port: () => number },
+  access: { token: string; port: () => number; publicUrl: URL | undefined },
 ): FastifyReply | undefined {
   reply.headers(SECURITY_HEADERS);
   const { headers } = request;
@@ -333,7 +345,7 @@ function checkAccess(
         upgrade: headers.upgrade,
       },
     },
-    { token: access.token, port: access.port() },
+    { token: access.token, port: access.port(), publicUrl: access.publicUrl },
   );
   switch (decision.type) {
     case "allow":
