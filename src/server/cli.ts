@@ -5,6 +5,7 @@ import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
+import { runTokenCommand, TOKEN_USAGE } from "./tokenCommand.ts";
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
   const start = (port: number) => createServer(serverOptionsFor(options, models, port));
@@ -22,6 +23,10 @@ async function listen(options: CliOptions, models: HostModels): Promise<RunningS
 }
 
 async function main(): Promise<void> {
+  if (isTokenCommand) {
+    runTokenCommand(process.argv.slice(3), process.cwd(), (line) => console.log(line));
+    return;
+  }
   const options = parseCliOptions(process.argv.slice(2), process.cwd());
   if (options.help) {
     process.stdout.write(USAGE);
@@ -67,9 +72,11 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
+const isTokenCommand = process.argv[2] === "token";
+
 main().catch((error: unknown) => {
   if (error instanceof CliError) {
-    console.error(`plangate: ${error.message}\n\n${USAGE}`);
+    console.error(`plangate: ${error.message}\n\n${isTokenCommand ? TOKEN_USAGE : USAGE}`);
   } else {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -57,6 +57,8 @@ export const USAGE = `Usage: npm start -- [options]
   --deadline-ms N   when an unanswered question continues on its own (default ${DEFAULT_TIMINGS.deadlineMs})
   --no-build        serve dist/ as it is, without rebuilding the page
   --help            show this help
+
+  npm start -- token issue|revoke|list …   named access tokens, one per person (see token --help)
 `;
 
 export function parseCliOptions(argv: string[], cwd: string): CliOptions {

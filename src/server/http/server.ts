@@ -22,6 +22,7 @@ import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
 import { projectRoot } from "../paths.ts";
+import { NamedAccess } from "../people/namedAccess.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { PermissionService } from "../permissions/service.ts";
 import { wirePush } from "../push/wirePush.ts";
@@ -43,6 +44,7 @@ import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
+import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 
 export interface ServerOptions {
@@ -211,14 +213,24 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       : {}),
   });
 
+  // S3: a token revoked from the command line closes that person's sockets at once.
+  const people = new NamedAccess({ db, onRevoked: (person) => router.closePerson(person) });
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
   let port = options.port ?? 0;
   // The plugin's own hooks must run first: they close the socket of a refused upgrade.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   app.addHook("onRequest", async (request, reply) =>
-    checkAccess(request, reply, { token, port: () => port, publicUrl }),
+    checkAccess(request, reply, {
+      token,
+      port: () => port,
+      publicUrl,
+      personOf: (given) => people.personOf(given),
+    }),
   );
-  app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
+  app.get("/ws", { websocket: true }, (socket, request) =>
+    router.accept(socket, personOfRequest(request.raw)),
+  );
   // W8: a browser cannot read why an upgrade failed; the page asks here (the check above decides).
   app.get(ACCESS_CHECK_PATH, (_request, reply) =>
     reply.code(204).header("cache-control", "no-store").send(),
@@ -263,6 +275,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     sessions.start();
     lock.recordPort(port);
   } catch (error) {
+    people.close();
     router.close();
     await mcp.close();
     await sessions.close();
@@ -286,6 +299,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     interactions,
     close() {
       closing ??= (async () => {
+        people.close();
         router.close();
         push.close();
         inbox.close();
@@ -328,7 +342,12 @@ function routeKind(request: FastifyRequest): RouteKind {
 function checkAccess(
   request: FastifyRequest,
   reply: FastifyReply,
-  access: { token: string; port: () => number; publicUrl: URL | undefined },
+  access: {
+    token: string;
+    port: () => number;
+    publicUrl: URL | undefined;
+    personOf(token: string): string | undefined;
+  },
 ): FastifyReply | undefined {
   reply.headers(SECURITY_HEADERS);
   const { headers } = request;
@@ -345,10 +364,16 @@ function checkAccess(
         upgrade: headers.upgrade,
       },
     },
-    { token: access.token, port: access.port(), publicUrl: access.publicUrl },
+    {
+      token: access.token,
+      port: access.port(),
+      publicUrl: access.publicUrl,
+      personOf: access.personOf,
+    },
   );
   switch (decision.type) {
     case "allow":
+      if (decision.person !== undefined) rememberPerson(request.raw, decision.person);
       return undefined;
     case "refuse":
       return reply

@@ -6,6 +6,7 @@ import {
   PushSubscribeBody,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
+import { personOfRequest } from "../http/requestPerson.ts";
 import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
 import type { SubscriptionStore } from "./subscriptionStore.ts";
 
@@ -52,10 +53,12 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     const body = PushActionBody.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: "not a notification action" });
     const { interactionId, action } = body.data;
+    const person = personOfRequest(request.raw);
     const by: AnsweredBy = {
       deviceId: "notification",
       label: body.data.deviceLabel ?? "a device",
       via: "notification",
+      ...(person === undefined ? {} : { person }),
     };
     const pending = deps.interactions.find(interactionId);
     let result: Receipt;
