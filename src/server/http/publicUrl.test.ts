@@ -36,7 +36,10 @@ function send(
 }
 
 describe("[R1] --public-url: the address a phone opens, and nothing else", () => {
-  const fixture = useScenarioServer(scenario, { publicUrl: new URL(PUBLIC) });
+  const fixture = useScenarioServer(scenario, {
+    publicUrl: new URL(PUBLIC),
+    allowLoopbackPushEndpoints: true,
+  });
   const { server } = fixture;
   const cookie = () => `plangate_token_${server().server.port}=${server().server.token}`;
 

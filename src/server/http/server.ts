@@ -83,6 +83,8 @@ export interface ServerOptions {
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
   /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
   pushKeysDir?: string;
+  /** U3, tests only: accept push subscriptions on a loopback http push service. */
+  allowLoopbackPushEndpoints?: boolean;
   /** R1: the address to listen on. Default `127.0.0.1`; anything beyond loopback needs `allowRemote`. */
   host?: string;
   allowRemote?: boolean;
@@ -253,6 +255,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     interactions,
     clock,
     baseUrl: () => publicUrl?.origin ?? `http://127.0.0.1:${port}`,
+    allowLoopbackEndpoints: options.allowLoopbackPushEndpoints ?? false,
   });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
