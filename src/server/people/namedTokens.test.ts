@@ -124,6 +124,18 @@ describe("[S3] named access tokens against the running server", () => {
     const { client } = await TestClient.greeted(`${server().wsUrl}?token=${bob}`, origin());
     fixture.track(client);
     expect(client.closed).toBeUndefined();
+
+    // A named token opens the page and its socket only; agents use the workspace's token.
+    const mcp = await fetch(`${server().origin}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${bob}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(mcp.status).toBe(403);
   });
 });
 
