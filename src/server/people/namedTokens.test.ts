@@ -139,6 +139,51 @@ describe("[S3] named access tokens against the running server", () => {
   });
 });
 
+describe("[S3] a notification answered by a person", () => {
+  const fixture = useScenarioServer(scenario);
+  const { server } = fixture;
+
+  it("[S3][U4] a notification action sent with a person's token records the person", async () => {
+    const lines: string[] = [];
+    runTokenCommand(
+      ["issue", "Carol", "--workspace", server().workspace, "--db", server().dbPath],
+      "/",
+      (line) => lines.push(line),
+    );
+    const carol = lines.find((line) => /^[0-9a-f]{64}$/.test(line)) ?? "";
+    const { client } = await fixture.greeted();
+    client.send({ type: "session.create", title: "colours" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: "ask me" });
+    const requested = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.requested",
+    );
+    if (requested.entry.kind !== "interaction.requested") throw new Error("unreachable");
+    const action = await fetch(`${server().origin}/push/action`, {
+      method: "POST",
+      headers: {
+        origin: server().origin,
+        cookie: `plangate_token_${server().server.port}=${carol}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        interactionId: requested.entry.request.interactionId,
+        action: "Blue",
+        deviceLabel: "Chrome on Android",
+      }),
+    });
+    expect(action.status).toBe(200);
+    const resolved = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.resolved",
+    );
+    expect(resolved.entry).toMatchObject({
+      outcome: { by: { label: "Chrome on Android", via: "notification", person: "Carol" } },
+    });
+  });
+});
+
 describe("[S3] the named token table", () => {
   it("[S3] keeps hashes, reissues after a revoke, and lists both states", () => {
     const dir = tempDir();
