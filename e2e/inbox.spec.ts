@@ -83,6 +83,8 @@ test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four ol
     await expect(items.nth(2)).toContainText("Notes file");
     await expect(items.nth(3)).toContainText("outside-agent");
     await expect(items.nth(3)).toContainText(RUNNER);
+    await expect(items.nth(3).getByTestId("inbox-via-mcp")).toHaveText("over MCP");
+    await expect(items.nth(0).getByTestId("inbox-via-mcp")).toHaveCount(0);
 
     // The question, from the keyboard: j to the first item, Enter opens its card.
     await page.keyboard.press("j");

@@ -11,6 +11,9 @@ export type DeviceInfo = z.infer<typeof DeviceInfo>;
 export const AnsweredBy = z.strictObject({
   deviceId: z.string().check(z.maxLength(100)),
   label: z.string().check(z.maxLength(120)),
+  person: z.optional(
+    z.string().check(z.maxLength(40), z.describe("the named access token's owner (S3)")),
+  ),
   via: z.optional(
     z.enum(["notification"]).check(z.describe("set when a notification's action gave it (U3)")),
   ),

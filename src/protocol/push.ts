@@ -4,8 +4,15 @@ import { z } from "zod/mini";
 export const PushSubscribeBody = z.object({
   endpoint: z.url().check(z.maxLength(2000)),
   keys: z.object({
-    p256dh: z.string().check(z.minLength(1), z.maxLength(200)),
-    auth: z.string().check(z.minLength(1), z.maxLength(100)),
+    p256dh: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9_-]{87}$/),
+        z.describe("the device's P-256 public key, 65 bytes in base64url"),
+      ),
+    auth: z
+      .string()
+      .check(z.regex(/^[A-Za-z0-9_-]{22}$/), z.describe("the 16-byte auth secret in base64url")),
   }),
   deviceLabel: z.optional(z.string().check(z.maxLength(120))),
 });

@@ -1,9 +1,11 @@
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
 import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
+import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
+import { runTokenCommand, TOKEN_USAGE } from "./tokenCommand.ts";
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
   const start = (port: number) => createServer(serverOptionsFor(options, models, port));
@@ -21,6 +23,10 @@ async function listen(options: CliOptions, models: HostModels): Promise<RunningS
 }
 
 async function main(): Promise<void> {
+  if (isTokenCommand) {
+    runTokenCommand(process.argv.slice(3), process.cwd(), (line) => console.log(line));
+    return;
+  }
   const options = parseCliOptions(process.argv.slice(2), process.cwd());
   if (options.help) {
     process.stdout.write(USAGE);
@@ -41,7 +47,13 @@ async function main(): Promise<void> {
   const server = await listen({ ...options, token: access.token }, models);
   if (access.note) console.log(`plangate: ${access.note}`);
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
+  if (server.publicUrl) {
+    console.log(server.publicUrl);
+    console.log("On this machine:");
+  }
   console.log(server.url);
+  if (!isLoopbackHost(options.host))
+    console.warn(`plangate: ${remoteBindWarning(options.host, server.port, options.publicUrl)}`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -60,9 +72,11 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
+const isTokenCommand = process.argv[2] === "token";
+
 main().catch((error: unknown) => {
   if (error instanceof CliError) {
-    console.error(`plangate: ${error.message}\n\n${USAGE}`);
+    console.error(`plangate: ${error.message}\n\n${isTokenCommand ? TOKEN_USAGE : USAGE}`);
   } else {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -13,6 +13,9 @@ describe("CLI options", () => {
       rotateToken: false,
       graceMs: 60_000,
       deadlineMs: 300_000,
+      host: "127.0.0.1",
+      allowRemote: false,
+      publicUrl: undefined,
       build: true,
       help: false,
     });
@@ -58,5 +61,31 @@ describe("CLI options", () => {
     expect(() => parseCliOptions(["--mode", "fast"], "/")).toThrow(/--mode must be one of plan/);
     expect(() => parseCliOptions(["--grace-ms", "10", "--deadline-ms", "5"], "/")).toThrow(/grace/);
     expect(() => parseCliOptions(["--bogus"], "/")).toThrow(CliError);
+  });
+
+  it("[R1] --public-url is an origin; --host beyond loopback needs --allow-remote and a public URL", () => {
+    const tunnel = parseCliOptions(["--public-url", "https://Laptop.tailnet.ts.net/"], "/");
+    expect(tunnel.publicUrl?.origin).toBe("https://laptop.tailnet.ts.net");
+    expect(tunnel.host).toBe("127.0.0.1");
+    expect(tunnel.allowRemote).toBe(false);
+    expect(() => parseCliOptions(["--public-url", "laptop:7420"], "/")).toThrow(/https:\/\//);
+    expect(() => parseCliOptions(["--public-url", "https://x.example/plangate"], "/")).toThrow(
+      /origin only/,
+    );
+    expect(() => parseCliOptions(["--public-url", "https://u:p@x.example"], "/")).toThrow(
+      /user name/,
+    );
+    expect(() => parseCliOptions(["--host", "0.0.0.0"], "/")).toThrow(/--allow-remote/);
+    expect(() => parseCliOptions(["--host", "192.168.1.20"], "/")).toThrow(/SSH tunnel/);
+    expect(() => parseCliOptions(["--host", "0.0.0.0", "--allow-remote"], "/")).toThrow(
+      /--allow-remote needs --public-url/,
+    );
+    expect(parseCliOptions(["--host", "127.0.0.2"], "/").host).toBe("127.0.0.2");
+    expect(parseCliOptions(["--host", "::1"], "/").host).toBe("::1");
+    const remote = parseCliOptions(
+      ["--host", "0.0.0.0", "--allow-remote", "--public-url", "https://plangate.example"],
+      "/",
+    );
+    expect(remote).toMatchObject({ host: "0.0.0.0", allowRemote: true });
   });
 });

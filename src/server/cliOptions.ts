@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ModeName } from "../protocol/index.ts";
+import { checkBindHost, parsePublicUrl, ReachError } from "./http/reach.ts";
 import { DEFAULT_TIMINGS } from "./http/server.ts";
 
 export const DEFAULT_PORT = 7420;
@@ -21,6 +22,11 @@ export interface CliOptions {
   rotateToken: boolean;
   graceMs: number;
   deadlineMs: number;
+  /** `--host`: where to listen; 127.0.0.1 unless `--allow-remote` says otherwise. */
+  host: string;
+  allowRemote: boolean;
+  /** `--public-url`: the origin a phone opens through a tunnel or an HTTPS proxy. */
+  publicUrl: URL | undefined;
   /** Build the page first when it is missing or older than its sources. */
   build: boolean;
   help: boolean;
@@ -41,10 +47,18 @@ export const USAGE = `Usage: npm start -- [options]
                     <workspace>/.zcode/access-token and printed in the URL)
   --rotate-token    make a new stored access token first; tabs opened with the old one must
                     open the newly printed URL
+  --public-url URL  the address a phone opens plangate at, e.g. https://laptop.tailnet.ts.net
+                    (tailscale serve) or http://localhost:7420 (an SSH tunnel); printed and
+                    notification links use it, and its Host and Origin are accepted
+  --host ADDR       address to listen on (default 127.0.0.1); anything beyond loopback also
+                    needs --allow-remote and --public-url, and HTTPS in front
+  --allow-remote    really listen beyond loopback (prefer an SSH tunnel or tailscale serve)
   --grace-ms N      silent wait before an unanswered question shows its countdown (default ${DEFAULT_TIMINGS.graceMs})
   --deadline-ms N   when an unanswered question continues on its own (default ${DEFAULT_TIMINGS.deadlineMs})
   --no-build        serve dist/ as it is, without rebuilding the page
   --help            show this help
+
+  npm start -- token issue|revoke|list …   named access tokens, one per person (see token --help)
 `;
 
 export function parseCliOptions(argv: string[], cwd: string): CliOptions {
@@ -69,6 +83,21 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     throw new CliError("--token cannot be empty.");
   if (values.token !== undefined && values["rotate-token"])
     throw new CliError("--token and --rotate-token cannot be used together.");
+  const host = values.host ?? "127.0.0.1";
+  const allowRemote = values["allow-remote"] ?? false;
+  let publicUrl: URL | undefined;
+  try {
+    publicUrl =
+      values["public-url"] === undefined ? undefined : parsePublicUrl(values["public-url"]);
+    checkBindHost(host, allowRemote);
+  } catch (error) {
+    if (error instanceof ReachError) throw new CliError(error.message);
+    throw error;
+  }
+  if (allowRemote && publicUrl === undefined)
+    throw new CliError(
+      "--allow-remote needs --public-url: the Host and Origin checks accept only the address they are told the page is opened at.",
+    );
   return {
     port: integer("--port", values.port, 0, 65_535),
     workspace,
@@ -80,6 +109,9 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     rotateToken: values["rotate-token"] ?? false,
     graceMs,
     deadlineMs,
+    host,
+    allowRemote,
+    publicUrl,
     build: !values["no-build"],
     help: values.help ?? false,
   };
@@ -101,6 +133,9 @@ function parse(argv: string[]) {
       "rotate-token": { type: "boolean" },
       "grace-ms": { type: "string" },
       "deadline-ms": { type: "string" },
+      "public-url": { type: "string" },
+      host: { type: "string" },
+      "allow-remote": { type: "boolean" },
       "no-build": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

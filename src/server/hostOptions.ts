@@ -32,6 +32,9 @@ export function serverOptionsFor(
     listModels: () => models.listModels(),
     defaultMode: options.mode,
     timings: { graceMs: options.graceMs, deadlineMs: options.deadlineMs },
+    host: options.host,
+    allowRemote: options.allowRemote,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(models.disallowedTools.length > 0 ? { disallowedTools: [...models.disallowedTools] } : {}),
   };

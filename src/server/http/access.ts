@@ -27,10 +27,21 @@ export interface AccessRequest {
 }
 
 export type AccessDecision =
-  | { type: "allow" }
+  /** `person` is set when a named token (S3) let the request in; the default token has none. */
+  | { type: "allow"; person?: string }
   | { type: "refuse"; status: 401 | 403; body: string }
   /** The page was opened with the right `?token=`: keep it in a cookie, drop it from the URL. */
   | { type: "redirect"; location: string; setCookie: string };
+
+export interface AccessServer {
+  /** The workspace's own token (W8): the single user's, always accepted. */
+  token: string;
+  port: number;
+  /** `--public-url`: its host and origin are this server's too. */
+  publicUrl?: URL | undefined;
+  /** S3: whose named token this is; undefined for an unknown or revoked one. */
+  personOf?(token: string): string | undefined;
+}
 
 const FOREIGN_HOST = "plangate: unexpected Host header.\n";
 const FOREIGN_ORIGIN = "plangate: foreign origin.\n";
@@ -43,18 +54,15 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * state-changing request from a browser carries an Origin, so it is always checked. The token
  * comes from `?token=` or the cookie, or for an agent on the MCP route from a bearer header.
  */
-export function decideAccess(
-  request: AccessRequest,
-  server: { token: string; port: number },
-): AccessDecision {
+export function decideAccess(request: AccessRequest, server: AccessServer): AccessDecision {
   const { headers, route } = request;
   const refuse = (status: 401 | 403, body: string): AccessDecision => ({
     type: "refuse",
     status,
     body,
   });
-  if (!hostAllowed(headers.host, server.port)) return refuse(403, FOREIGN_HOST);
-  if (headers.origin !== undefined && !originAllowed(headers.origin, server.port))
+  if (!hostAllowed(headers.host, server.port, server.publicUrl)) return refuse(403, FOREIGN_HOST);
+  if (headers.origin !== undefined && !originAllowed(headers.origin, server.port, server.publicUrl))
     return refuse(403, FOREIGN_ORIGIN);
 
   const url = new URL(request.url, `http://127.0.0.1:${server.port}`);
@@ -66,23 +74,31 @@ export function decideAccess(
     return tokensMatch(given, server.token) ? { type: "allow" } : refuse(403, FORBIDDEN_PAGE);
   }
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
-  const valid = tokensMatch(credential.token, server.token);
-  if (!valid) {
+  const person = tokensMatch(credential.token, server.token)
+    ? undefined
+    : server.personOf?.(credential.token);
+  const allow: AccessDecision =
+    person === undefined ? { type: "allow" } : { type: "allow", person };
+  if (person === undefined && !tokensMatch(credential.token, server.token)) {
     // A stale cookie on the page means "open the printed URL again"; a wrong token is refused.
     const stale = credential.source === "cookie" && route === "page";
     return stale ? refuse(401, UNAUTHORIZED_PAGE) : refuse(403, FORBIDDEN_PAGE);
   }
-  if (credential.source === "cookie") return { type: "allow" };
+  if (credential.source === "cookie") return allow;
   const isUpgrade = headers.upgrade !== undefined;
-  if (route === "socket" || isUpgrade || !SAFE_METHODS.has(request.method))
-    return { type: "allow" };
+  if (route === "socket" || isUpgrade || !SAFE_METHODS.has(request.method)) return allow;
   url.searchParams.delete("token");
+  // Behind the HTTPS public URL the cookie must never travel in clear.
+  const secure =
+    server.publicUrl?.protocol === "https:" &&
+    headers.host?.toLowerCase() === server.publicUrl.host.toLowerCase();
   return {
     type: "redirect",
     location: localLocation(url),
-    setCookie: serializeCookie(tokenCookieName(server.port), server.token, {
+    setCookie: serializeCookie(tokenCookieName(server.port), credential.token, {
       httpOnly: true,
       sameSite: "Strict",
+      ...(secure ? { secure: true } : {}),
     }),
   };
 }

@@ -24,19 +24,26 @@ export function credentialOf(url: URL, cookieHeader: string | undefined, port: n
   return { source: "none" };
 }
 
-/** R1: only the loopback names of this very port, which defeats DNS rebinding. */
-export function allowedHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`];
+/**
+ * R1: the loopback names of this very port, which defeats DNS rebinding, plus the `--public-url`
+ * a phone reaches this server through (a tunnel or an HTTPS proxy in front).
+ */
+export function allowedHosts(port: number, publicUrl?: URL): string[] {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (publicUrl) hosts.push(publicUrl.host.toLowerCase());
+  return hosts;
 }
 
-export function hostAllowed(host: string | undefined, port: number): boolean {
-  return host !== undefined && allowedHosts(port).includes(host.toLowerCase());
+export function hostAllowed(host: string | undefined, port: number, publicUrl?: URL): boolean {
+  return host !== undefined && allowedHosts(port, publicUrl).includes(host.toLowerCase());
 }
 
 /** R1: a browser always sends Origin on a WebSocket upgrade; it must be this server's page. */
-export function originAllowed(origin: string | undefined, port: number): boolean {
+export function originAllowed(origin: string | undefined, port: number, publicUrl?: URL): boolean {
   if (origin === undefined) return true;
-  return allowedHosts(port).some((host) => origin.toLowerCase() === `http://${host}`);
+  const given = origin.toLowerCase();
+  if (publicUrl && given === publicUrl.origin.toLowerCase()) return true;
+  return allowedHosts(port).some((host) => given === `http://${host}`);
 }
 
 const bilingual = (en: string, zh: string) => `${en}\n\n${zh}\n`;

@@ -27,10 +27,16 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export function serializeCookie(
   name: string,
   value: string,
-  attributes: { httpOnly?: boolean; sameSite?: "Strict" | "Lax"; path?: string } = {},
+  attributes: {
+    httpOnly?: boolean;
+    sameSite?: "Strict" | "Lax";
+    path?: string;
+    secure?: boolean;
+  } = {},
 ): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${attributes.path ?? "/"}`];
   if (attributes.httpOnly) parts.push("HttpOnly");
   if (attributes.sameSite) parts.push(`SameSite=${attributes.sameSite}`);
+  if (attributes.secure) parts.push("Secure");
   return parts.join("; ");
 }

@@ -22,6 +22,7 @@ import { providerIdOf, resolveModelChoice } from "../models/factory.ts";
 import type { ModelProvider } from "../models/provider.ts";
 import { createScriptedProvider, scriptedModelInfo } from "../models/scripted/load.ts";
 import { projectRoot } from "../paths.ts";
+import { NamedAccess } from "../people/namedAccess.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import { PermissionService } from "../permissions/service.ts";
 import { wirePush } from "../push/wirePush.ts";
@@ -42,6 +43,8 @@ import { ToolRegistry } from "../tools/registry.ts";
 import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
+import { checkBindHost } from "./reach.ts";
+import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 
 export interface ServerOptions {
@@ -80,11 +83,20 @@ export interface ServerOptions {
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
   /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
   pushKeysDir?: string;
+  /** U3, tests only: accept push subscriptions on a loopback http push service. */
+  allowLoopbackPushEndpoints?: boolean;
+  /** R1: the address to listen on. Default `127.0.0.1`; anything beyond loopback needs `allowRemote`. */
+  host?: string;
+  allowRemote?: boolean;
+  /** `--public-url`: printed and pushed links use it; Host and Origin checks accept it. */
+  publicUrl?: URL;
 }
 
 export interface RunningServer {
   /** The URL to open, token included: `http://127.0.0.1:<port>/?token=<token>`. */
   url: string;
+  /** The same through `--public-url`, when one is set. */
+  publicUrl: string | undefined;
   port: number;
   token: string;
   sessions: SessionManager;
@@ -100,6 +112,9 @@ export const DEFAULT_TIMINGS = { graceMs: 60_000, deadlineMs: 300_000 };
  */
 export async function createServer(options: ServerOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
+  const host = options.host ?? "127.0.0.1";
+  checkBindHost(host, options.allowRemote ?? false);
+  const publicUrl = options.publicUrl;
   const token = options.token ?? randomBytes(32).toString("hex");
   const workspace = realpathSync(options.workspace);
   const distDir = resolve(options.distDir ?? join(projectRoot, "dist"));
@@ -200,14 +215,24 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       : {}),
   });
 
+  // S3: a token revoked from the command line closes that person's sockets at once.
+  const people = new NamedAccess({ db, onRevoked: (person) => router.closePerson(person) });
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
   let port = options.port ?? 0;
   // The plugin's own hooks must run first: they close the socket of a refused upgrade.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   app.addHook("onRequest", async (request, reply) =>
-    checkAccess(request, reply, { token, port: () => port }),
+    checkAccess(request, reply, {
+      token,
+      port: () => port,
+      publicUrl,
+      personOf: (given) => people.personOf(given),
+    }),
   );
-  app.get("/ws", { websocket: true }, (socket) => router.accept(socket));
+  app.get("/ws", { websocket: true }, (socket, request) =>
+    router.accept(socket, personOfRequest(request.raw)),
+  );
   // W8: a browser cannot read why an upgrade failed; the page asks here (the check above decides).
   app.get(ACCESS_CHECK_PATH, (_request, reply) =>
     reply.code(204).header("cache-control", "no-store").send(),
@@ -229,7 +254,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     inbox,
     interactions,
     clock,
-    baseUrl: () => `http://127.0.0.1:${port}`,
+    baseUrl: () => publicUrl?.origin ?? `http://127.0.0.1:${port}`,
+    allowLoopbackEndpoints: options.allowLoopbackPushEndpoints ?? false,
   });
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
@@ -246,12 +272,13 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   });
 
   try {
-    await app.listen({ host: "127.0.0.1", port });
+    await app.listen({ host, port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
     lock.recordPort(port);
   } catch (error) {
+    people.close();
     router.close();
     await mcp.close();
     await sessions.close();
@@ -268,12 +295,14 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
+    publicUrl: publicUrl ? `${publicUrl.origin}/?token=${token}` : undefined,
     port,
     token,
     sessions,
     interactions,
     close() {
       closing ??= (async () => {
+        people.close();
         router.close();
         push.close();
         inbox.close();
@@ -316,7 +345,12 @@ function routeKind(request: FastifyRequest): RouteKind {
 function checkAccess(
   request: FastifyRequest,
   reply: FastifyReply,
-  access: { token: string; port: () => number },
+  access: {
+    token: string;
+    port: () => number;
+    publicUrl: URL | undefined;
+    personOf(token: string): string | undefined;
+  },
 ): FastifyReply | undefined {
   reply.headers(SECURITY_HEADERS);
   const { headers } = request;
@@ -333,10 +367,16 @@ function checkAccess(
         upgrade: headers.upgrade,
       },
     },
-    { token: access.token, port: access.port() },
+    {
+      token: access.token,
+      port: access.port(),
+      publicUrl: access.publicUrl,
+      personOf: access.personOf,
+    },
   );
   switch (decision.type) {
     case "allow":
+      if (decision.person !== undefined) rememberPerson(request.raw, decision.person);
       return undefined;
     case "refuse":
       return reply

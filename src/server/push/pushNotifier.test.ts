@@ -79,7 +79,8 @@ describe("web push", () => {
     expect(String(push.headers.authorization)).toMatch(/^vapid t=.+, k=.+/);
     expect(push.payload).toMatchObject({
       interactionId: "int_1",
-      agent: "outside-agent",
+      agent: "outside-agent (over MCP)",
+      overMcp: true,
       sessionTitle: "Buttons",
       text: colourQuestion.question,
       kind: "question",

@@ -4,6 +4,7 @@ import {
   mcpClientOf,
   type ServerFrame,
 } from "../../protocol/index.ts";
+import { fitPayload } from "./pushLimits.ts";
 import type { PushResult } from "./pushSender.ts";
 import type { PushSubscriptionRecord } from "./subscriptionStore.ts";
 
@@ -12,8 +13,13 @@ export interface PushPayload {
   interactionId: string;
   sessionId: string;
   kind: "question" | "review" | "permission";
-  /** The agent that asks: an MCP client's own name, else plangate. */
+  /**
+   * The agent that asks: plangate, or an MCP client's own name marked "over MCP", since an
+   * agent can call itself anything, plangate included.
+   */
   agent: string;
+  /** Set when the agent asks over MCP, not through one of plangate's own sessions. */
+  overMcp: boolean;
   sessionTitle: string;
   /** The question, or the tool and what it touches. */
   text: string;
@@ -92,6 +98,7 @@ export class PushNotifier {
     const { request } = item;
     const session = this.deps.session(request.sessionId);
     const model = session?.model ?? "";
+    const overMcp = isDrivenOverMcp(model);
     const text =
       request.kind === "permission"
         ? `${request.toolName} ${request.summary}`
@@ -100,14 +107,15 @@ export class PushNotifier {
       interactionId: request.interactionId,
       sessionId: request.sessionId,
       kind: kindOf(item),
-      agent: isDrivenOverMcp(model) ? mcpClientOf(model) : "plangate",
+      agent: overMcp ? `${mcpClientOf(model)} (over MCP)` : "plangate",
+      overMcp,
       sessionTitle: session?.title ?? "",
       text,
       actions: actionsOf(item),
       url: `${this.deps.baseUrl()}/#/inbox`,
     };
     if (deadlineAt !== undefined) payload.deadlineAt = deadlineAt;
-    return payload;
+    return fitPayload(payload);
   }
 
   private async pushAll(item: InboxItem, deadlineAt?: number): Promise<void> {

@@ -25,7 +25,7 @@ describe("web push over the real server", () => {
     const file = join(scenarioDir.path, "write.yaml");
     writeFileSync(file, scenario);
     service = await startLoopbackPushService();
-    t = await startTestServer({ model: `scripted:${file}` });
+    t = await startTestServer({ model: `scripted:${file}`, allowLoopbackPushEndpoints: true });
   });
   afterAll(async () => {
     await t.stop();
@@ -63,6 +63,7 @@ describe("web push over the real server", () => {
       interactionId,
       kind: "permission",
       agent: "plangate",
+      overMcp: false,
       sessionTitle: "Notes",
       text: "Write notes.md",
       actions: [
@@ -100,5 +101,66 @@ describe("web push over the real server", () => {
       ),
     ).toHaveLength(1);
     client.close();
+  });
+});
+
+describe("[U3] what a push subscription may be", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.stop());
+
+  const subscribe = (body: unknown) =>
+    fetch(`${t.origin}/push/subscribe`, {
+      method: "POST",
+      headers: { ...t.browserHeaders, "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const keys = { p256dh: `B${"a".repeat(86)}`, auth: "b".repeat(22) };
+
+  it("[U3] only an https push service on a name; never plain http, an address, localhost or credentials", async () => {
+    for (const endpoint of [
+      "http://127.0.0.1:9/push",
+      "http://push.example/device",
+      "https://127.0.0.1/push",
+      "https://10.0.0.8/push",
+      "https://[::1]/push",
+      "https://localhost/push",
+      "https://intranet/push",
+      "https://user:pw@push.example/device",
+      "file:///etc/passwd",
+    ]) {
+      const res = await subscribe({ endpoint, keys });
+      expect(res.status, endpoint).toBe(400);
+    }
+    expect((await subscribe({ endpoint: "https://fcm.googleapis.com/wp/abc", keys })).status).toBe(
+      201,
+    );
+  });
+
+  it("[U3] keys of the wrong size and oversized bodies are refused", async () => {
+    const endpoint = "https://push.example/keys";
+    expect((await subscribe({ endpoint, keys: { ...keys, p256dh: "short" } })).status).toBe(400);
+    expect((await subscribe({ endpoint, keys: { ...keys, auth: "c".repeat(200) } })).status).toBe(
+      400,
+    );
+    const huge = JSON.stringify({ endpoint, keys, deviceLabel: "x".repeat(20_000) });
+    expect((await subscribe(huge)).status).toBe(413);
+  });
+
+  it("[U3] at most 20 devices; a known device still updates, a new one beyond the cap is refused", async () => {
+    for (let index = 0; index < 30; index++) {
+      const res = await subscribe({ endpoint: `https://push.example/device-${index}`, keys });
+      if (res.status === 409) {
+        expect(await res.json()).toMatchObject({ error: expect.stringContaining("20 devices") });
+        expect(
+          (await subscribe({ endpoint: "https://fcm.googleapis.com/wp/abc", keys })).status,
+        ).toBe(201);
+        return;
+      }
+      expect(res.status).toBe(201);
+    }
+    throw new Error("the cap never applied");
   });
 });

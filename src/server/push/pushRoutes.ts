@@ -6,7 +6,13 @@ import {
   PushSubscribeBody,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
+import { personOfRequest } from "../http/requestPerson.ts";
 import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
+import {
+  MAX_PUSH_SUBSCRIPTIONS,
+  PUSH_BODY_LIMIT_BYTES,
+  pushEndpointProblem,
+} from "./pushLimits.ts";
 import type { SubscriptionStore } from "./subscriptionStore.ts";
 
 export const PUSH_PATHS = {
@@ -22,6 +28,8 @@ export interface PushRouteDeps {
     find(interactionId: string): ReturnType<InteractionRegistry["pending"]>[number] | undefined;
   };
   clock: Clock;
+  /** Tests point devices at a loopback push service; a real server never does. */
+  allowLoopbackEndpoints: boolean;
 }
 
 /**
@@ -34,28 +42,39 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     reply.header("cache-control", "no-store").send({ publicKey: deps.publicKey }),
   );
 
-  app.post(PUSH_PATHS.subscribe, async (request, reply) => {
+  const limits = { bodyLimit: PUSH_BODY_LIMIT_BYTES };
+  app.post(PUSH_PATHS.subscribe, limits, async (request, reply) => {
     const body = PushSubscribeBody.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: "not a push subscription" });
-    deps.subscriptions.save(
+    const problem = pushEndpointProblem(body.data.endpoint, deps.allowLoopbackEndpoints);
+    if (problem) return reply.code(400).send({ error: problem });
+    const saved = deps.subscriptions.saveWithin(
       {
         endpoint: body.data.endpoint,
         keys: body.data.keys,
         deviceLabel: body.data.deviceLabel ?? "a device",
       },
       deps.clock.now(),
+      MAX_PUSH_SUBSCRIPTIONS,
     );
+    if (!saved) {
+      return reply
+        .code(409)
+        .send({ error: `already ${MAX_PUSH_SUBSCRIPTIONS} devices get notifications` });
+    }
     return reply.code(201).send({ ok: true });
   });
 
-  app.post(PUSH_PATHS.action, async (request, reply) => {
+  app.post(PUSH_PATHS.action, limits, async (request, reply) => {
     const body = PushActionBody.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: "not a notification action" });
     const { interactionId, action } = body.data;
+    const person = personOfRequest(request.raw);
     const by: AnsweredBy = {
       deviceId: "notification",
       label: body.data.deviceLabel ?? "a device",
       via: "notification",
+      ...(person === undefined ? {} : { person }),
     };
     const pending = deps.interactions.find(interactionId);
     let result: Receipt;

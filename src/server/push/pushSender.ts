@@ -29,6 +29,8 @@ export async function sendPush(
       headers: request.headers as Record<string, string>,
       body: new Uint8Array(request.body as Buffer),
       signal: AbortSignal.timeout(10_000),
+      // A push service answers itself; a redirect would steer plangate somewhere else.
+      redirect: "error",
     });
     if (response.status === 404 || response.status === 410) return "gone";
     return response.ok ? "sent" : "failed";

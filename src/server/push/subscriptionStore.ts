@@ -35,6 +35,22 @@ export class SubscriptionStore {
       );
   }
 
+  /** Saves unless that would make more than `max` devices; an endpoint already kept always updates. */
+  saveWithin(subscription: PushSubscriptionRecord, now: number, max: number): boolean {
+    return this.db.transaction(() => {
+      const known = this.db
+        .prepare("SELECT 1 FROM push_subscriptions WHERE endpoint = ?")
+        .get(subscription.endpoint);
+      const count = this.db
+        .prepare("SELECT count(*) FROM push_subscriptions")
+        .pluck()
+        .get() as number;
+      if (!known && count >= max) return false;
+      this.save(subscription, now);
+      return true;
+    })();
+  }
+
   remove(endpoint: string): void {
     this.db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ?").run(endpoint);
   }

@@ -18,6 +18,7 @@ export interface WirePushDeps {
   interactions: InteractionRegistry;
   clock: Clock;
   baseUrl(): string;
+  allowLoopbackEndpoints: boolean;
 }
 
 /**
@@ -65,6 +66,7 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
     subscriptions,
     interactions: { ...bind(deps.interactions), find: findPending },
     clock: deps.clock,
+    allowLoopbackEndpoints: deps.allowLoopbackEndpoints,
   });
 
   return {

@@ -9,7 +9,11 @@ export class Client {
   readonly subscriptions = new Set<string>();
   queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly socket: WebSocket) {}
+  /** S3: whose named token opened this socket; undefined for the workspace's own token. */
+  constructor(
+    private readonly socket: WebSocket,
+    readonly person?: string,
+  ) {}
 
   send(frame: ServerFrame): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
@@ -43,6 +47,15 @@ export class ClientSet {
   /** W15: nobody follows a deleted session any more. */
   forgetSession(sessionId: string): void {
     for (const client of this.clients) client.subscriptions.delete(sessionId);
+  }
+
+  /** S3: every socket a person opened, closed now; their answers stop with them. */
+  closeWhere(matches: (client: Client) => boolean, code: number, reason: string): void {
+    for (const client of this.clients) {
+      if (!matches(client)) continue;
+      this.clients.delete(client);
+      client.close(code, reason);
+    }
   }
 
   closeAll(code: number, reason: string): void {

@@ -84,8 +84,9 @@ export class WsRouter {
     this.clients.toSubscribers(sessionId, { type: "assistant.delta", sessionId, text });
   }
 
-  accept(socket: WebSocket): void {
-    const client = new Client(socket);
+  /** `person`: the named token's owner (S3), recorded on every answer given through it. */
+  accept(socket: WebSocket, person?: string): void {
+    const client = new Client(socket, person);
     this.clients.add(client);
     socket.on("message", (data, isBinary) => {
       if (isBinary) {
@@ -102,6 +103,11 @@ export class WsRouter {
     });
     socket.on("close", () => this.clients.remove(client));
     socket.on("error", () => this.clients.remove(client));
+  }
+
+  /** S3: the person's token was revoked; 4401 tells the page to ask for access again. */
+  closePerson(person: string): void {
+    this.clients.closeWhere((client) => client.person === person, 4401, "access revoked");
   }
 
   close(): void {
@@ -348,9 +354,11 @@ export class WsRouter {
   }
 }
 
-/** U4: who answers through this socket, when its tab said so in hello. */
+/** U4/S3: who answers through this socket: the device its tab named, the person its token names. */
 function answeredBy(client: Client): AnsweredBy | undefined {
-  return client.device ? { deviceId: client.device.id, label: client.device.label } : undefined;
+  const person = client.person === undefined ? {} : { person: client.person };
+  if (client.device) return { deviceId: client.device.id, label: client.device.label, ...person };
+  return client.person === undefined ? undefined : { deviceId: "", label: "", ...person };
 }
 
 function isShortGap(lastSeq: number, afterSeq: number): boolean {

@@ -89,6 +89,33 @@ describe("inbox page", () => {
     expect(rows()[2]).toHaveTextContent("Write · notes.md");
   });
 
+  it("[U1] an MCP agent that calls itself plangate is marked over MCP; plangate's own sessions are not", async () => {
+    const user = userEvent.setup();
+    const impostor: InboxItem = {
+      request: { ...questionRequest("q-x", "x"), createdAt: 50 },
+      countdown: waiting,
+      position: 0,
+    };
+    renderShell(<App />, {
+      frames: [
+        welcomeFrame({
+          sessions: [
+            summary("b", { title: "Docs", pendingInteractions: 1 }),
+            summary("x", { title: "Looks legit", model: "mcp/plangate", pendingInteractions: 1 }),
+          ],
+        }),
+        { type: "inbox.snapshot", items: [items[0] as InboxItem, impostor] },
+      ],
+    });
+    await user.click(screen.getByTestId("inbox-link"));
+    const [own, agent] = rows() as [HTMLElement, HTMLElement];
+    expect(within(own).getByTestId("inbox-agent")).toHaveTextContent("plangate");
+    expect(within(own).queryByTestId("inbox-via-mcp")).toBeNull();
+    expect(within(agent).getByTestId("inbox-agent")).toHaveTextContent("plangate");
+    expect(within(agent).getByTestId("inbox-via-mcp")).toHaveTextContent("over MCP");
+    expect(within(agent).getAllByRole("button")[0]).toHaveAccessibleName(/plangate\s*over MCP/);
+  });
+
   it("[U1] j / k move through the list, Enter opens the same card, and an answer goes out", async () => {
     const user = userEvent.setup();
     const { sent, client } = renderShell(<App />, { frames });

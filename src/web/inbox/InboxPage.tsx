@@ -70,7 +70,9 @@ const InboxRow = memo(function InboxRow({
   const client = useClient();
   const { request } = item;
   const model = session?.model ?? "";
-  const agent = isDrivenOverMcp(model) ? mcpClientOf(model) : t("agent.own");
+  // An MCP agent names itself; the mark keeps one called "plangate" from passing as a session.
+  const overMcp = isDrivenOverMcp(model);
+  const agent = overMcp ? mcpClientOf(model) : t("agent.own");
   const kind = waitingKindOf(request);
   const text =
     request.kind === "permission"
@@ -98,6 +100,11 @@ const InboxRow = memo(function InboxRow({
           <span className="inbox-agent" data-testid="inbox-agent">
             {agent}
           </span>
+          {overMcp ? (
+            <span className="inbox-via-mcp" data-testid="inbox-via-mcp">
+              {t("agent.overMcp")}
+            </span>
+          ) : null}
           <span className="inbox-session">{session?.title || t("common:sessions.untitled")}</span>
         </span>
         <span className="inbox-text">{text}</span>

@@ -45,6 +45,7 @@ interface WorkerScope {
 interface PushPayload {
   interactionId: string;
   agent: string;
+  overMcp: boolean;
   sessionTitle: string;
   text: string;
   actions: { id: string; label: string }[];

@@ -1,6 +1,6 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import type { InteractionOutcome, QuestionAnswers } from "../../protocol/index.ts";
+import type { AnsweredBy, InteractionOutcome, QuestionAnswers } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { AutoContinuedNotice } from "../questions/AutoContinuedNotice.tsx";
 import { useAppStore } from "../store/store.ts";
@@ -65,16 +65,18 @@ export const ResolvedLine = memo(function ResolvedLine({
       {by ? (
         <span className="entry-resolved-by" data-testid="answered-on">
           {" · "}
-          {t(
-            by.via === "notification"
-              ? "interaction.answeredFromNotification"
-              : "interaction.answeredOn",
-            {
-              device: by.label,
-            },
-          )}
+          {t(answeredByKey(by), { device: by.label, person: by.person })}
         </span>
       ) : null}
     </p>
   );
 });
+
+/** U4/S3: the device alone, the person alone, or both, and whether a notification carried it. */
+function answeredByKey(by: AnsweredBy) {
+  const fromNotification = by.via === "notification";
+  if (by.person === undefined)
+    return fromNotification ? "interaction.answeredFromNotification" : "interaction.answeredOn";
+  if (by.label === "") return "interaction.answeredBy";
+  return fromNotification ? "interaction.answeredByFromNotification" : "interaction.answeredByOn";
+}

@@ -47,4 +47,19 @@ describe("who answered, in the transcript", () => {
     resolvedWith({ type: "answered", answers, auto: false });
     expect(screen.queryByTestId("answered-on")).not.toBeInTheDocument();
   });
+
+  it("[S3][U4] an answer through a named token names the person, with or without a device", () => {
+    resolvedWith({
+      type: "answered",
+      answers,
+      auto: false,
+      by: { deviceId: "d1", label: "Safari on iPhone", person: "Alice" },
+    });
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("by Alice on Safari on iPhone");
+  });
+
+  it("[S3][U4] a person without a named device, in Chinese", () => {
+    resolvedWith({ type: "cancelled", by: { deviceId: "", label: "", person: "Alice" } }, "zh-CN");
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("由 Alice 回答");
+  });
 });
