@@ -124,7 +124,7 @@ export function validateFilledInput(input: unknown): FilledInputCheck<FilledAskU
 /** Q5: the user's answers become the call's input; a dismissal or abort is the call's result. */
 export const askUserQuestionStep: UserStep<AskUserQuestionInput, FilledAskUserQuestionInput> = {
   asker: ASK_USER_QUESTION_TOOL,
-  questions: (input) => input.questions,
+  request: (input) => ({ questions: input.questions }),
   decide(input, outcome: AskOutcome): UserStepDecision {
     if (outcome.type === "answered") {
       return { type: "modify", input: { ...input, answers: outcome.answers } };
