@@ -73,7 +73,8 @@ describe("plan revisions, folded entry by entry", () => {
   it("[X4] a session's projection answers the revision without reading the log again", () => {
     const projection = new SessionProjection();
     const entries = [requested("int_1", "call_1", "plan one"), refused("int_1", "Use Redis")];
-    entries.forEach((entry, index) => projection.add({ seq: index + 1, at: 0, entry }));
+    for (const [index, entry] of entries.entries())
+      projection.add({ seq: index + 1, at: 0, entry });
     expect(projection.planRevision("call_2")).toEqual({
       number: 2,
       previous: { plan: "plan one", feedback: ["Use Redis"] },
