@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type AskUserQuestionItem,
   type PlanApproveOption,
+  PlanSubmission,
   QuestionAnswer,
   type QuestionAnswers,
 } from "../../protocol/index.ts";
@@ -42,24 +43,8 @@ export const REVIEW_QUESTION = "Review this implementation plan";
 export const APPROVE_LABEL = "Approve";
 export const REFUSE_LABEL = "Refuse";
 
-const AllowedPrompt = z.strictObject({
-  tool: z.string().min(1).describe("The tool the action needs, e.g. Bash."),
-  prompt: z.string().min(1).describe("What the action does, e.g. run the test suite."),
-});
-
-/** P7: what the model submits; review_plan over MCP takes its `plan` field as it is (X1). */
-export const ExitPlanModeInput = z.strictObject({
-  plan: z
-    .string()
-    .max(200_000)
-    .refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" })
-    .describe("The complete plan, as markdown."),
-  allowedPrompts: z
-    .array(AllowedPrompt)
-    .max(20)
-    .optional()
-    .describe("Actions the plan will need; echoed back, they grant nothing."),
-});
+/** P7: what the model submits, the protocol's plan contract as it is (one source, with MCP's). */
+export const ExitPlanModeInput = z.strictObject(PlanSubmission.shape);
 export type ExitPlanModeInput = z.infer<typeof ExitPlanModeInput>;
 
 /** Q3/Q5: a plan input after the review step filled in the user's answers. */
