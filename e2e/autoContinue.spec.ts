@@ -40,11 +40,21 @@ test.describe("with a short countdown", () => {
     page,
     server,
   }) => {
+    // The page's clock is stepped by hand around the server's visibleAt, so a 0.5 s grace
+    // cannot pass for a 2 s one.
+    await page.clock.install();
     const shell = new ShellPage(page);
     await shell.open(server.url);
     const card = await askQuestion(shell);
-    await expect(card.getByRole("timer")).toHaveCount(0);
+    const counting = await serverCounting(server);
+    expect(counting.visibleAt - counting.startedAt).toBe(2_000);
     const timer = card.getByRole("timer");
+
+    await page.clock.pauseAt(counting.visibleAt - 300);
+    await expect(card.getByText(QUESTION)).toBeVisible();
+    await expect(timer).toHaveCount(0);
+    // The chip redraws once a second, so a second and a bit after visibleAt it must show.
+    await page.clock.runFor(1_300);
     await expect(timer).toBeVisible();
     await expect(timer).toHaveText(/Continues in 0:0[1-5]/);
   });
@@ -81,11 +91,17 @@ test.describe("with a short countdown", () => {
     const shell = new ShellPage(page);
     await shell.open(server.url);
     const card = await askQuestion(shell);
+    const { deadlineAt } = await serverCounting(server);
     await card.getByRole("radio", { name: "Red" }).check();
     await expect(card.getByRole("timer")).toHaveText("Paused");
 
-    // Wait past the deadline: nothing may resolve on its own.
-    await page.waitForTimeout(6_500);
+    // Until the server's own clock passes the deadline it had: nothing may resolve on its own.
+    await expect.poll(() => serverNow(server), { timeout: 15_000 }).toBeGreaterThan(deadlineAt);
+    const entries = (await serverEntries(server)).map(({ entry }) => entry);
+    expect(entries.filter((entry) => entry.kind === "interaction.resolved")).toEqual([]);
+    expect(entries.filter((entry) => entry.kind === "interaction.countdown").at(-1)).toMatchObject({
+      countdown: { phase: "paused" },
+    });
     await expect(card.getByRole("timer")).toHaveText("Paused");
     await expect(page.getByTestId("entry-resolved")).toHaveCount(0);
     await expect(card.getByRole("radio", { name: "Red" })).toBeChecked();
@@ -120,7 +136,14 @@ test.describe("with a short countdown", () => {
 
     await page.getByRole("button", { name: "Back to the conversation" }).click();
     const card = await askQuestion(shell);
-    await page.waitForTimeout(3_000);
+    // A1/A5: the server decided when the question reached the head: it will never count.
+    await expect
+      .poll(async () =>
+        (await serverEntries(server)).flatMap(({ entry }) =>
+          entry.kind === "interaction.countdown" ? [entry.countdown.phase] : [],
+        ),
+      )
+      .toEqual(["ineligible"]);
     await expect(card.getByRole("timer")).toHaveCount(0);
     await expect(page.getByTestId("entry-resolved")).toHaveCount(0);
   });
@@ -245,16 +268,29 @@ async function serverEntries(server: PlangateServer): Promise<StoredEntry[]> {
   }
 }
 
-/** The deadline (server ms) of the question that is counting now. */
-async function serverDeadline(server: PlangateServer): Promise<number> {
+/** The server's clock, as its welcome reports it. */
+async function serverNow(server: PlangateServer): Promise<number> {
+  const wsUrl = `${server.origin.replace(/^http/, "ws")}/ws?token=${server.token}`;
+  const { client, welcome } = await TestClient.greeted(wsUrl, { Origin: server.origin });
+  client.close();
+  return welcome.serverNow;
+}
+
+/** The countdown (server ms) of the question that is counting now. */
+async function serverCounting(server: PlangateServer) {
   const counting = (await serverEntries(server)).flatMap(({ entry }) =>
     entry.kind === "interaction.countdown" && entry.countdown.phase === "counting"
-      ? [entry.countdown.deadlineAt]
+      ? [entry.countdown]
       : [],
   );
-  const deadline = counting.at(-1);
-  if (deadline === undefined) throw new Error("no question is counting");
-  return deadline;
+  const last = counting.at(-1);
+  if (last === undefined) throw new Error("no question is counting");
+  return last;
+}
+
+/** The deadline (server ms) of the question that is counting now. */
+async function serverDeadline(server: PlangateServer): Promise<number> {
+  return (await serverCounting(server)).deadlineAt;
 }
 
 /**

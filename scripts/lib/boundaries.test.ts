@@ -31,4 +31,19 @@ describe("layer boundaries (DESIGN §1)", () => {
       boundaryProblems(root, "src/protocol", "src/protocol/a.ts", `import { z } from "zod";`),
     ).toEqual([]);
   });
+
+  it("[§1] shared code is importable by web and server, and imports neither nor any package", () => {
+    const text = `import { diffLines } from "../../shared/lineDiff.ts";`;
+    expect(boundaryProblems(root, "src/web", "src/web/q/a.ts", text)).toEqual([]);
+    expect(boundaryProblems(root, "src/server", "src/server/p/a.ts", text)).toEqual([]);
+    expect(
+      boundaryProblems(root, "src/shared", "src/shared/a.ts", `import "../server/a.ts";`),
+    ).toHaveLength(1);
+    expect(
+      boundaryProblems(root, "src/shared", "src/shared/a.ts", `import { x } from "node:fs";`),
+    ).toHaveLength(1);
+    expect(
+      boundaryProblems(root, "src/shared", "src/shared/a.test.ts", `import fc from "fast-check";`),
+    ).toEqual([]);
+  });
 });

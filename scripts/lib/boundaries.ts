@@ -1,11 +1,13 @@
-// The three layers import downward only: web and server never import each other, and the
-// protocol imports nothing of ours (DESIGN §1). Biome cannot express layer rules, so this does.
+// The layers import downward only: web and server never import each other, the protocol
+// imports nothing of ours (DESIGN §1), and src/shared holds plain code both sides run (no
+// packages, no Node or DOM). Biome cannot express layer rules, so this does.
 import { dirname, relative, resolve } from "node:path";
 
 export const layers: Record<string, string[]> = {
   "src/protocol": ["src/protocol"],
-  "src/server": ["src/server", "src/protocol"],
-  "src/web": ["src/web", "src/protocol", "locales"],
+  "src/shared": ["src/shared"],
+  "src/server": ["src/server", "src/protocol", "src/shared"],
+  "src/web": ["src/web", "src/protocol", "src/shared", "locales"],
 };
 
 // Every way a module names another: `import … from`, `export … from`, bare side-effect
@@ -32,6 +34,8 @@ export function boundaryProblems(root: string, layer: string, file: string, text
     if (!spec.startsWith(".")) {
       if (layer === "src/protocol" && spec !== "zod/mini" && spec !== "zod")
         problems.push(`${file}: the protocol imports only zod, not "${spec}"`);
+      if (layer === "src/shared" && !/\.test\.tsx?$/.test(file))
+        problems.push(`${file}: shared code imports no packages, not "${spec}"`);
       continue;
     }
     const target = relative(root, resolve(dirname(resolve(root, file)), spec));

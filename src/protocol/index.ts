@@ -6,6 +6,7 @@ export * from "./frames.ts";
 export * from "./inbox.ts";
 export * from "./interactions.ts";
 export * from "./modes.ts";
+export * from "./planSubmission.ts";
 export * from "./push.ts";
 export * from "./question.ts";
 export * from "./settings.ts";

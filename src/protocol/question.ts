@@ -2,8 +2,16 @@ import { z } from "zod/mini";
 
 /** Q1: one choice the asker offers. */
 export const QuestionOption = z.strictObject({
-  label: z.string().check(z.minLength(1), z.maxLength(120)),
-  description: z.optional(z.string().check(z.maxLength(1000))),
+  label: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(120),
+      z.describe("What the user picks; short, unique in the question."),
+    ),
+  description: z.optional(
+    z.string().check(z.maxLength(1000), z.describe("What choosing this option means or implies.")),
+  ),
 });
 export type QuestionOption = z.infer<typeof QuestionOption>;
 
@@ -17,31 +25,64 @@ export type PlanReviewIntent = z.infer<typeof PlanReviewIntent>;
 export const AskUserQuestionIntent = z.discriminatedUnion("kind", [PlanReviewIntent]);
 export type AskUserQuestionIntent = z.infer<typeof AskUserQuestionIntent>;
 
-/** Q1: one question of a batch. */
+/**
+ * Q1: the fields of one question, as a model writes them. The one source of the question
+ * contract: the wire item adds the intent, and the model-facing and MCP tool inputs are these.
+ */
+const QuestionFields = z.strictObject({
+  question: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(2000),
+      z.describe("The full question, ending with a question mark."),
+    ),
+  header: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(16),
+      z.describe("A very short topic label shown as a chip."),
+    ),
+  options: z
+    .array(QuestionOption)
+    .check(z.minLength(2), z.maxLength(4), z.describe("Two to four distinct choices.")),
+  multiSelect: z.boolean().check(z.describe("True when the user may pick more than one option.")),
+  detail: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(200_000),
+        z.describe("Optional markdown context shown with the question."),
+      ),
+  ),
+});
+
+const uniqueLabels = z.refine<{ options: QuestionOption[] }>(
+  (item) => new Set(item.options.map((o) => o.label)).size === item.options.length,
+  { message: "option labels must be unique within a question", path: ["options"] },
+);
+
+const uniqueQuestions = z.refine<{ question: string }[]>(
+  (items) => new Set(items.map((q) => q.question)).size === items.length,
+  { message: "question texts must be unique within a batch" },
+);
+
+/** Q1: one question of a batch, as it travels: a server-side asker may add an intent (I3). */
 export const AskUserQuestionItem = z
-  .strictObject({
-    question: z.string().check(z.minLength(1), z.maxLength(2000)),
-    header: z.string().check(z.minLength(1), z.maxLength(16)),
-    options: z.array(QuestionOption).check(z.minLength(2), z.maxLength(4)),
-    multiSelect: z.boolean(),
-    detail: z.optional(z.string().check(z.maxLength(200_000))),
-    intent: z.optional(AskUserQuestionIntent),
-  })
-  .check(
-    z.refine((item) => new Set(item.options.map((o) => o.label)).size === item.options.length, {
-      message: "option labels must be unique within a question",
-      path: ["options"],
-    }),
-  );
+  .extend(QuestionFields, { intent: z.optional(AskUserQuestionIntent) })
+  .check(uniqueLabels);
 export type AskUserQuestionItem = z.infer<typeof AskUserQuestionItem>;
 
-export const AskUserQuestionItems = z.array(AskUserQuestionItem).check(
-  z.minLength(1),
-  z.maxLength(4),
-  z.refine((items) => new Set(items.map((q) => q.question)).size === items.length, {
-    message: "question texts must be unique within a batch",
-  }),
-);
+export const AskUserQuestionItems = z
+  .array(AskUserQuestionItem)
+  .check(z.minLength(1), z.maxLength(4), uniqueQuestions);
+
+/** Q1/Q2: the batch a model writes: the same questions, never an intent (I3). */
+export const ModelQuestionItems = z
+  .array(QuestionFields.check(uniqueLabels))
+  .check(z.minLength(1), z.maxLength(4), uniqueQuestions, z.describe("One to four questions."));
+export type ModelQuestionItem = z.infer<typeof QuestionFields>;
 
 /**
  * V5: how an approved plan is carried out. `default` is the seed's behaviour: back to the

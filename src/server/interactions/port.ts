@@ -13,6 +13,7 @@ import type {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import type { AskOutcome } from "../tools/contract.ts";
+import type { QuestionAsk } from "./questionService.ts";
 
 export type Receipt = { ok: true } | { ok: false; code: ReceiptCode; message: string };
 
@@ -27,11 +28,8 @@ export type PermissionOutcome =
  * session log it is given, and rebuilds itself from stored entries after a restart.
  */
 export interface InteractionPort {
-  askQuestions(
-    sessionId: string,
-    request: { toolName: string; toolCallId: string; questions: AskUserQuestionItem[] },
-    signal: AbortSignal,
-  ): Promise<AskOutcome>;
+  /** A call asks once: asking again for a call whose card is still pending waits on that card. */
+  askQuestions(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome>;
   askPermission(
     sessionId: string,
     request: { toolName: string; toolCallId: string; summary: string; input: unknown },
@@ -50,11 +48,6 @@ export interface InteractionPort {
   /** A7: rebuild pending interactions of a session from its log after a restart. */
   restore(sessionId: string, entries: readonly StoredEntry[]): void;
   pendingCount(sessionId: string): number;
-  /**
-   * A7: the user answered this call's question before a restart and the answer waits for the
-   * re-run call to ask again. The re-run must honour it even if the answer changed the mode.
-   */
-  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean;
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
   close(): void;
@@ -99,9 +92,9 @@ export interface InteractionRegistry extends InteractionPort {
 /**
  * Built by `createInteractionRegistry(deps)` in `./registry.ts`.
  *
- * After a restart the session runtime re-runs a tool call that had no result; when that
- * handler asks again with the same `toolCallId`, the registry adopts the restored
- * interaction (or returns the outcome it already resolved at start-up) instead of asking anew.
+ * After a restart the session runtime re-runs a tool call that had no result: one whose card
+ * was resolved runs from the logged resolution without asking (A7, Q5); one whose card is
+ * still pending asks again and waits on that same card.
  */
 export interface InteractionRegistryDeps {
   /** Persists the entry (throws on storage failure), then broadcasts it. */

@@ -560,7 +560,7 @@ describe("memory", () => {
       { toolName: "AskUserQuestion", toolCallId: "call_r", questions: [colourQuestion] },
       new AbortController().signal,
     );
-    expect(registrySizes(h.registry)).toMatchObject({ pending: 102, queues: 5, adoptable: 0 });
+    expect(registrySizes(h.registry)).toMatchObject({ pending: 102, queues: 5 });
 
     aborted.abort("stopped");
     h.registry.cancel(asked[0]!.interactionId);
@@ -575,8 +575,6 @@ describe("memory", () => {
     expect(registrySizes(h.registry)).toMatchObject({
       pending: 0,
       queues: 0,
-      adoptable: 0,
-      outcomesForRerun: 0,
     });
   });
 });

@@ -44,15 +44,6 @@ export { isAutoContinueEligible } from "./countdown.ts";
 /** How many settled interactions keep their exact receipt code (R3); older ones are unknown. */
 const SETTLED_MEMORY = 50_000;
 
-function adoptionKey(sessionId: string, toolCallId: string): string {
-  return `${sessionId}\u0000${toolCallId}`;
-}
-
-interface StoredOutcome {
-  kind: InteractionRequest["kind"];
-  outcome: InteractionOutcome;
-}
-
 /**
  * The interaction registry: owns the pending interactions and their single resolution (R3),
  * and composes the per-session queue (Q7), the countdowns (A1–A6), the late answers (X2) and
@@ -63,10 +54,6 @@ class Registry implements InteractionRegistry {
   private readonly queues = new SessionQueues();
   private readonly settled = new SettledMemory<ReceiptCode>(SETTLED_MEMORY);
   private readonly lateAnswers = new LateAnswers();
-  /** A7: restored interactions whose call has not asked again yet, by session + tool call. */
-  private readonly adoptable = new Map<string, string>();
-  /** A7: interactions resolved while their call was not running; the re-run call reads them. */
-  private readonly outcomesForRerun = new Map<string, StoredOutcome>();
   private readonly countdowns: Countdowns;
   private readonly questions: UserQuestionService;
   private readonly watchedSignals = new WeakSet<AbortSignal>();
@@ -92,8 +79,7 @@ class Registry implements InteractionRegistry {
     request: { toolName: string; toolCallId: string; summary: string; input: unknown },
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
-    const earlier = this.earlierOutcome(sessionId, request.toolCallId, "permission", signal);
-    if (earlier) return Promise.resolve(toPermissionOutcome(earlier));
+    if (signal.aborted) return Promise.resolve(toPermissionOutcome(aborted(signal)));
     return new Promise<PermissionOutcome>((resolve, reject) => {
       const pending = this.admit(
         sessionId,
@@ -121,8 +107,7 @@ class Registry implements InteractionRegistry {
     request: QuestionAsk,
     signal: AbortSignal,
   ): Promise<AskOutcome> {
-    const earlier = this.earlierOutcome(sessionId, request.toolCallId, "question", signal);
-    if (earlier) return Promise.resolve(toAskOutcome(earlier));
+    if (signal.aborted) return Promise.resolve(toAskOutcome(aborted(signal)));
     return new Promise<AskOutcome>((resolve, reject) => {
       const pending = this.admit(sessionId, request.toolCallId, "question", signal, reject, () => ({
         kind: "question",
@@ -138,31 +123,10 @@ class Registry implements InteractionRegistry {
     });
   }
 
-  answeredBeforeRestart(sessionId: string, toolCallId: string): boolean {
-    const stored = this.outcomesForRerun.get(adoptionKey(sessionId, toolCallId));
-    return stored?.kind === "question" && stored.outcome.type === "answered";
-  }
-
-  /** A7/Q8: an outcome the call already has (resolved before a restart, or its turn aborted). */
-  private earlierOutcome(
-    sessionId: string,
-    toolCallId: string,
-    kind: InteractionRequest["kind"],
-    signal: AbortSignal,
-  ): InteractionOutcome | undefined {
-    const key = adoptionKey(sessionId, toolCallId);
-    const stored = this.outcomesForRerun.get(key);
-    if (stored?.kind === kind) {
-      this.outcomesForRerun.delete(key);
-      return stored.outcome;
-    }
-    if (signal.aborted) return { type: "aborted", reason: abortReason(signal) };
-    return undefined;
-  }
-
   /**
-   * The pending interaction a new asker waits on: the restored one of its call (A7), or a new
-   * one, stored first and queued. Undefined (and the promise rejected) when the log refused it.
+   * The pending interaction an asker waits on: its call's card restored from the log that no
+   * one waits on yet (A7), or a new one, stored first and queued. Undefined (and the promise
+   * rejected) when the log refused it.
    */
   private admit(
     sessionId: string,
@@ -172,11 +136,8 @@ class Registry implements InteractionRegistry {
     reject: (error: unknown) => void,
     build: () => InteractionRequest,
   ): Pending | undefined {
-    const key = adoptionKey(sessionId, toolCallId);
-    const restoredId = this.adoptable.get(key);
-    const restored = restoredId === undefined ? undefined : this.pendingById.get(restoredId);
-    if (restored && restored.request.kind === kind) {
-      this.adoptable.delete(key);
+    const restored = this.waitingForItsCall(sessionId, toolCallId, kind);
+    if (restored) {
       this.watch(restored, signal);
       return restored;
     }
@@ -192,6 +153,26 @@ class Registry implements InteractionRegistry {
     this.watch(pending, signal);
     if (this.queues.push(sessionId, request.interactionId)) this.activateHead(sessionId);
     return pending;
+  }
+
+  /** A7: only restored cards lack an asker; a session's queue is short, so it is searched. */
+  private waitingForItsCall(
+    sessionId: string,
+    toolCallId: string,
+    kind: InteractionRequest["kind"],
+  ): Pending | undefined {
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const pending = this.pendingById.get(interactionId);
+      if (
+        pending &&
+        !hasAsker(pending) &&
+        pending.request.toolCallId === toolCallId &&
+        pending.request.kind === kind
+      ) {
+        return pending;
+      }
+    }
+    return undefined;
   }
 
   private watch(pending: Pending, signal: AbortSignal): void {
@@ -234,16 +215,9 @@ class Registry implements InteractionRegistry {
     } catch {
       return false;
     }
-    const asked = hasAsker(pending);
     this.forget(interactionId, pending, outcome);
-    if (asked) {
-      settle(pending, outcome);
-    } else {
-      // A7: nobody waits yet; the call that re-runs after the restart picks the outcome up.
-      const key = adoptionKey(sessionId, pending.request.toolCallId);
-      this.adoptable.delete(key);
-      this.outcomesForRerun.set(key, { kind: pending.request.kind, outcome });
-    }
+    // A7: when nobody waits yet, the call that re-runs after the restart reads it from the log.
+    settle(pending, outcome);
     if (activateNext) this.activateHead(sessionId);
     return true;
   }
@@ -411,10 +385,6 @@ class Registry implements InteractionRegistry {
       if (outcome.type === "answered" && outcome.auto && request.kind === "question") {
         this.lateAnswers.remember(request, logged.lateAnswered.has(interactionId));
       }
-      if (!logged.finishedCalls.has(request.toolCallId)) {
-        const key = adoptionKey(sessionId, request.toolCallId);
-        this.outcomesForRerun.set(key, { kind: request.kind, outcome });
-      }
     }
 
     const restored: string[] = [];
@@ -428,7 +398,6 @@ class Registry implements InteractionRegistry {
       pending.draft = logged.drafts.get(interactionId);
       this.pendingById.set(interactionId, pending);
       this.queues.push(sessionId, interactionId);
-      this.adoptable.set(adoptionKey(sessionId, request.toolCallId), interactionId);
       restored.push(interactionId);
     }
     for (const interactionId of restored) {
@@ -443,8 +412,6 @@ class Registry implements InteractionRegistry {
     return {
       pending: this.pendingById.size,
       queues: this.queues.size,
-      adoptable: this.adoptable.size,
-      outcomesForRerun: this.outcomesForRerun.size,
       settled: this.settled.size,
       lateAnswers: this.lateAnswers.size,
     };
@@ -454,6 +421,10 @@ class Registry implements InteractionRegistry {
     this.closed = true;
     for (const pending of this.pendingById.values()) this.countdowns.stop(pending);
   }
+}
+
+function aborted(signal: AbortSignal): InteractionOutcome {
+  return { type: "aborted", reason: abortReason(signal) };
 }
 
 export function createInteractionRegistry(deps: InteractionRegistryDeps): InteractionRegistry {

@@ -1,4 +1,5 @@
 import type { SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import { CallSteps } from "../sessions/callSteps.ts";
 import {
   colourQuestion,
   createHarness,
@@ -21,6 +22,13 @@ function ask(h: Harness, toolCallId: string) {
     "sess_1",
     { toolName: "AskUserQuestion", toolCallId, questions: [colourQuestion] },
     new AbortController().signal,
+  );
+}
+
+/** What the re-run call reads (A7, Q5): its step as the log across both runs holds it. */
+function loggedStep(before: Harness, after: Harness, toolCallId: string) {
+  return CallSteps.fromEntries([...before.stored("sess_1"), ...after.stored("sess_1")]).of(
+    toolCallId,
   );
 }
 
@@ -65,7 +73,14 @@ describe("restore after a restart", () => {
       phase: "counting",
       startedAt: after.clock.now(),
     });
-    expect(await ask(after, "call_a")).toEqual({ type: "answered", answers: {}, auto: true });
+    // The re-run call runs from the logged answer; nothing of it waits in the registry.
+    expect(loggedStep(before, after, "call_a")).toEqual({
+      kind: "question",
+      outcome: { type: "answered", answers: {}, auto: true },
+    });
+    expect(after.registry.pending("sess_1").map((view) => view.request.toolCallId)).toEqual([
+      "call_b",
+    ]);
     expect(after.kinds()).not.toContain("interaction.requested");
   });
 
@@ -84,21 +99,28 @@ describe("restore after a restart", () => {
     expect(outcomes).toEqual([{ type: "answered", answers: red, auto: false }]);
   });
 
-  it("[A7] an answer given before the asker re-runs is handed to it when it does", async () => {
+  it("[A7] an answer given after the restart, before the call re-runs, is logged as the call's step", async () => {
     const before = createHarness();
     const asked = before.ask("sess_1", [colourQuestion], "AskUserQuestion", undefined, "call_a");
     const after = restart(before, 10);
-    after.registry.cancel(asked.interactionId);
-    expect(await ask(after, "call_a")).toEqual({ type: "cancelled" });
+    expect(after.registry.cancel(asked.interactionId)).toEqual({ ok: true });
     expect(after.kinds()).toEqual(["interaction.resolved"]);
+    expect(loggedStep(before, after, "call_a")).toEqual({
+      kind: "question",
+      outcome: { type: "cancelled" },
+    });
+    expect(after.registry.pendingCount("sess_1")).toBe(0);
   });
 
-  it("[A7] an outcome logged without a tool result is returned to the re-run asker", async () => {
+  it("[A7] an outcome logged without a tool result is the call's step, and is not answered again", async () => {
     const before = createHarness();
     const asked = before.ask("sess_1", [colourQuestion], "AskUserQuestion", undefined, "call_a");
     before.registry.answer(asked.interactionId, {});
     const after = restart(before, 10);
-    expect(await ask(after, "call_a")).toEqual({ type: "answered", answers: {}, auto: false });
+    expect(loggedStep(before, after, "call_a")).toEqual({
+      kind: "question",
+      outcome: { type: "answered", answers: {}, auto: false },
+    });
     expect(after.registry.answer(asked.interactionId, {})).toMatchObject({
       code: "ALREADY_ANSWERED",
     });
@@ -124,6 +146,7 @@ describe("restore after a restart", () => {
     ];
     const after = createHarness({ start: before.clock.now() });
     after.registry.restore("sess_1", log);
+    expect(CallSteps.fromEntries(log).of("call_a")).toBeUndefined();
     void ask(after, "call_a");
     expect(after.kinds()).toEqual(["interaction.requested", "interaction.countdown"]);
   });

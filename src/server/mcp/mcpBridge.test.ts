@@ -8,6 +8,9 @@ import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
+import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
+import { exitPlanModeTool } from "../tools/exitPlanMode.ts";
+import { ToolRegistry } from "../tools/registry.ts";
 
 interface ToolReply {
   content: { type: string; text: string }[];
@@ -134,6 +137,22 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
       "write_todos",
     ]);
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
+  });
+
+  it("[X1][Q1] the MCP input schemas are the model-facing ones, from the protocol's one contract", async () => {
+    const { tools } = await client.listTools();
+    const offered = new ToolRegistry([askUserQuestionTool, exitPlanModeTool] as never[]).specs();
+    const modelAsk = offered.find((spec) => spec.name === "AskUserQuestion")!.inputSchema;
+    const modelPlan = offered.find((spec) => spec.name === "ExitPlanMode")!.inputSchema as {
+      properties: Record<string, unknown>;
+    };
+    const mcpAsk = tools.find((tool) => tool.name === "ask_user_question")!.inputSchema;
+    const mcpPlan = tools.find((tool) => tool.name === "review_plan")!.inputSchema;
+    expect(mcpAsk.properties).toEqual((modelAsk as { properties: unknown }).properties);
+    expect(mcpPlan.properties).toEqual({ plan: modelPlan.properties.plan });
+    expect(JSON.stringify(mcpAsk)).toContain("A very short topic label shown as a chip.");
+    expect(JSON.stringify(mcpAsk)).not.toContain("intent");
+    expect(JSON.stringify(mcpPlan)).toContain("The complete plan, as markdown.");
   });
 
   it("[X1][A1] a question lands in the agent's own session with its countdown, and the answer comes back", async () => {

@@ -6,8 +6,13 @@ import {
   askUserQuestionTool,
   type FilledAskUserQuestionInput,
 } from "../tools/askUserQuestion.ts";
-import type { AskOutcome, ToolContract, ToolResult } from "../tools/contract.ts";
-import { askPlanReview, verdictOf } from "../tools/exitPlanMode.ts";
+import type { ToolContract, ToolResult } from "../tools/contract.ts";
+import {
+  ExitPlanModeInput,
+  type FilledPlanInput,
+  planReviewStep,
+  verdictOf,
+} from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { todoWriteTool } from "../tools/todoWrite.ts";
 
@@ -98,13 +103,8 @@ const todosTool: ToolContract<unknown> = {
   },
 };
 
-const ReviewPlanInput = z.strictObject({
-  plan: z
-    .string()
-    .max(200_000)
-    .refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" })
-    .describe("The complete plan, as markdown."),
-});
+/** The plan field of ExitPlanMode's input, as it is: an outside agent has no allowedPrompts. */
+const ReviewPlanInput = ExitPlanModeInput.pick({ plan: true });
 type ReviewPlanInput = z.infer<typeof ReviewPlanInput>;
 
 const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and wait for their verdict.
@@ -120,8 +120,9 @@ const MCP_OPTION_TEXT: Record<PlanApproveOption, string> = {
     " The user asked you to start from a fresh context: clear or compact your conversation and work from the plan.",
 };
 
-function reviewResult(outcome: AskOutcome): McpToolResult {
-  const verdict = verdictOf(outcome);
+/** The result of a review the user answered (Q5: the answers are the call's filled input). */
+function reviewResult(input: FilledPlanInput<ReviewPlanInput>): McpToolResult {
+  const verdict = verdictOf(input.answers);
   switch (verdict.type) {
     case "approve":
       return {
@@ -145,20 +146,19 @@ function reviewResult(outcome: AskOutcome): McpToolResult {
         structured: { verdict: "refuse" },
       };
     case "dismiss":
-      return {
-        output:
-          "The user set the review aside to talk about the plan. Do not carry it out; stop and wait for their message.",
-        structured: { verdict: "dismiss" },
-      };
-    case "aborted":
-      return {
-        output: `The plan review ended without a verdict: ${verdict.reason}.`,
-        isError: true,
-      };
+      return dismissedResult();
   }
 }
 
-const reviewTool: ToolContract<ReviewPlanInput> = {
+function dismissedResult(): McpToolResult {
+  return {
+    output:
+      "The user set the review aside to talk about the plan. Do not carry it out; stop and wait for their message.",
+    structured: { verdict: "dismiss" },
+  };
+}
+
+const reviewTool: ToolContract<ReviewPlanInput, FilledPlanInput<ReviewPlanInput>> = {
   name: MCP_REVIEW_TOOL,
   description: REVIEW_DESCRIPTION,
   inputSchema: ReviewPlanInput,
@@ -166,11 +166,13 @@ const reviewTool: ToolContract<ReviewPlanInput> = {
   destructive: false,
   requiresUserInteraction: true,
   allowedInPlanMode: true,
+  userStep: planReviewStep<ReviewPlanInput>(MCP_REVIEW_TOOL, ReviewPlanInput, (outcome) =>
+    outcome.type === "cancelled"
+      ? dismissedResult()
+      : { output: `The plan review ended without a verdict: ${outcome.reason}.`, isError: true },
+  ),
   summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
-  async run(input, context) {
-    if (!context.askUser) return { output: "No user can review the plan here.", isError: true };
-    return reviewResult(await askPlanReview(context, context.askUser, MCP_REVIEW_TOOL, input.plan));
-  },
+  run: async (input) => reviewResult(input),
 };
 
 export function mcpTools(): ToolRegistry {

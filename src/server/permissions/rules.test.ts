@@ -1,4 +1,4 @@
-import { callPath, formatRule, globToRegExp, parseRule, ruleMatches } from "./rules.ts";
+import { callPath, formatRule, parseRule, ruleMatches } from "./rules.ts";
 
 describe("project rule syntax", () => {
   it("reads a bare tool name and a tool narrowed by a path glob", () => {
@@ -22,8 +22,13 @@ describe("project rule syntax", () => {
     ["?.txt", "ab.txt", false],
     ["notes (old).md", "notes (old).md", true],
     ["a.b", "axb", false],
-  ])("glob %s against %s → %s", (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+    ["src/{a,b}.ts", "src/b.ts", true],
+    ["src/{a,b}.ts", "src/c.ts", false],
+    ["**/*.{ts,tsx}", "web/App.tsx", true],
+    ["docs/[ab].md", "docs/b.md", true],
+    ["**", ".zcode/plans/p.md", true],
+  ])("[R10] glob %s against %s → %s", (glob, path, expected) => {
+    expect(ruleMatches({ tool: "Write", glob }, "Write", path)).toBe(expected);
   });
 
   it("matches by tool name, any tool for *, and needs a path for a glob", () => {
@@ -39,7 +44,7 @@ describe("project rule syntax", () => {
     expect(callPath("/ws", { file_path: "b.md" })).toBe("b.md");
     expect(callPath("/ws", { path: "../other/src/a.ts" })).toBe("../other/src/a.ts");
     expect(callPath("/ws", { pattern: "*" })).toBeUndefined();
-    expect(ruleMatches({ tool: "Write", glob: "**" }, "Write", "../x")).toBe(true);
+    expect(ruleMatches({ tool: "Write", glob: "**" }, "Write", "../x")).toBe(false);
     expect(ruleMatches({ tool: "Write", glob: "src/**" }, "Write", "../other/src/a.ts")).toBe(
       false,
     );

@@ -1,12 +1,14 @@
 import { isAbsolute, posix, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
 import { realPathSync } from "../tools/workspacePath.ts";
 
 /**
  * A project rule names a tool, optionally narrowed to paths: `Write` matches every Write call,
  * `Write(src/**)` only those whose path matches the glob, `*` any tool. Globs match the
- * workspace-relative path with `/` separators: `*` is any run of characters within one path
- * segment, `**` any run across segments (`src/**` matches everything under src), `?` one
- * character. A rule with a glob never matches a call that has no path.
+ * workspace-relative path with `/` separators, through picomatch: `*` is any run of characters
+ * within one path segment, `**` any run across segments (`src/**` matches everything under
+ * src), `?` one character, `{a,b}` either, `[ab]` a class. A rule with a glob never matches a
+ * call that has no path, nor a path outside the workspace (`../…`).
  */
 export interface ToolRule {
   tool: string;
@@ -26,37 +28,20 @@ export function formatRule(rule: ToolRule): string {
   return rule.glob === undefined ? rule.tool : `${rule.tool}(${rule.glob})`;
 }
 
-export function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let index = 0; index < glob.length; index++) {
-    const char = glob[index]!;
-    if (char === "*" && glob[index + 1] === "*") {
-      const slashAfter = glob[index + 2] === "/";
-      source += slashAfter ? "(?:.*/)?" : ".*";
-      index += slashAfter ? 2 : 1;
-    } else if (char === "*") {
-      source += "[^/]*";
-    } else if (char === "?") {
-      source += "[^/]";
-    } else {
-      source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${source}$`);
-}
-
-const compiledGlobs = new Map<string, RegExp>();
+/** Dot files too: a rule over `**` covers `.zcode/` and `.git/` like any other folder. */
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true };
+const compiledGlobs = new Map<string, picomatch.Matcher>();
 
 export function ruleMatches(rule: ToolRule, toolName: string, path: string | undefined): boolean {
   if (rule.tool !== "*" && rule.tool !== toolName) return false;
   if (rule.glob === undefined) return true;
   if (path === undefined) return false;
-  let regex = compiledGlobs.get(rule.glob);
-  if (!regex) {
-    regex = globToRegExp(rule.glob);
-    compiledGlobs.set(rule.glob, regex);
+  let matches = compiledGlobs.get(rule.glob);
+  if (!matches) {
+    matches = picomatch(rule.glob, GLOB_OPTIONS);
+    compiledGlobs.set(rule.glob, matches);
   }
-  return regex.test(path);
+  return matches(path);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PlanRevision, StoredEntry } from "../../protocol/index.ts";
+import type { PlanRevision, SessionEntry, StoredEntry } from "../../protocol/index.ts";
 
 /** Enough to show what the last revision was told; older messages stay in the transcript. */
 const MAX_FEEDBACK = 20;
@@ -12,48 +12,64 @@ interface Reviewed {
 
 /**
  * X4: every plan review of a session (ExitPlanMode's, or review_plan's over MCP) is a
- * numbered revision. The review for `toolCallId` is
- * the next one; it carries the plan of the one before and the feedback that one got: the
- * text sent with Refuse and whatever the user wrote to the agent while it was current.
+ * numbered revision. The next review carries the plan of the one before and the feedback that
+ * one got: the text sent with Refuse and whatever the user wrote to the agent while it was
+ * current. Folded entry by entry, so asking costs nothing however long the session is.
  */
-export function planRevisionFor(entries: readonly StoredEntry[], toolCallId: string): PlanRevision {
-  let count = 0;
-  let last: Reviewed | undefined;
-  let feedback: string[] = [];
-  const note = (text: string | undefined) => {
-    const trimmed = text?.trim().slice(0, MAX_FEEDBACK_CHARS);
-    if (trimmed && !feedback.includes(trimmed)) feedback.push(trimmed);
-  };
-  for (const { entry } of entries) {
+export class PlanRevisions {
+  private count = 0;
+  private last: Reviewed | undefined;
+  private feedback: string[] = [];
+  /** The revision the last review was asked as, so a re-run of its call asks as the same. */
+  private lastAsked: { toolCallId: string; revision: PlanRevision } | undefined;
+
+  static fromEntries(entries: readonly StoredEntry[]): PlanRevisions {
+    const revisions = new PlanRevisions();
+    for (const { entry } of entries) revisions.add(entry);
+    return revisions;
+  }
+
+  add(entry: SessionEntry): void {
     if (entry.kind === "interaction.requested") {
       const { request } = entry;
       const question = request.kind === "question" ? request.questions[0] : undefined;
-      if (
-        request.toolCallId === toolCallId ||
-        question?.intent?.kind !== "plan-review" ||
-        question.detail === undefined
-      ) {
-        continue;
-      }
-      count += 1;
-      last = {
+      if (question?.intent?.kind !== "plan-review" || question.detail === undefined) return;
+      this.lastAsked = { toolCallId: request.toolCallId, revision: this.next() };
+      this.count += 1;
+      this.last = {
         interactionId: request.interactionId,
         question: question.question,
         plan: question.detail,
       };
-      feedback = [];
+      this.feedback = [];
     } else if (
       entry.kind === "interaction.resolved" &&
-      entry.interactionId === last?.interactionId
+      entry.interactionId === this.last?.interactionId
     ) {
-      if (entry.outcome.type === "answered") note(entry.outcome.answers[last.question]?.other);
-    } else if (entry.kind === "user.message" && last !== undefined && !entry.synthetic) {
-      note(entry.text);
+      if (entry.outcome.type === "answered") {
+        this.note(entry.outcome.answers[this.last.question]?.other);
+      }
+    } else if (entry.kind === "user.message" && this.last !== undefined && !entry.synthetic) {
+      this.note(entry.text);
     }
   }
-  if (last === undefined) return { number: 1 };
-  return {
-    number: count + 1,
-    previous: { plan: last.plan, feedback: feedback.slice(-MAX_FEEDBACK) },
-  };
+
+  /** The revision a review asked by `toolCallId` is. */
+  for(toolCallId: string): PlanRevision {
+    if (this.lastAsked?.toolCallId === toolCallId) return this.lastAsked.revision;
+    return this.next();
+  }
+
+  private next(): PlanRevision {
+    if (this.last === undefined) return { number: 1 };
+    return {
+      number: this.count + 1,
+      previous: { plan: this.last.plan, feedback: this.feedback.slice(-MAX_FEEDBACK) },
+    };
+  }
+
+  private note(text: string | undefined): void {
+    const trimmed = text?.trim().slice(0, MAX_FEEDBACK_CHARS);
+    if (trimmed && !this.feedback.includes(trimmed)) this.feedback.push(trimmed);
+  }
 }

@@ -13,7 +13,6 @@ import type { PermissionCheck } from "../permissions/decide.ts";
 import { compactWeighed, DEFAULT_COMPACT_ABOVE_CHARS } from "../plan/compaction.ts";
 import { ExecutionStates } from "../plan/executionState.ts";
 import { planFilePath, readPlanFileExcerpt } from "../plan/planFile.ts";
-import { planRevisionFor } from "../plan/planRevisions.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
@@ -82,6 +81,7 @@ export class SessionManager {
     this.projections = new SessionProjections(deps.log);
     this.executor = new ToolExecutor({
       ...deps,
+      stepOf: (sessionId, callId) => this.projections.get(sessionId).stepOf(callId),
       contextFor: (sessionId) => ({
         ...deps.contextFor?.(sessionId),
         ...this.sessionControls(sessionId),
@@ -190,7 +190,8 @@ export class SessionManager {
     signal: AbortSignal,
     options: { resumed?: boolean } = {},
   ): Promise<ToolResult> {
-    // B8: a resumed call is already in the log; its question is adopted by its call id (A7).
+    // B8: a resumed call is already in the log; it runs from its answered step, or waits on
+    // its still pending card (A7).
     if (!options.resumed) {
       this.append(sessionId, {
         kind: "tool.call",
@@ -394,8 +395,7 @@ export class SessionManager {
       steerUserMessage: (text) => {
         this.prompt(sessionId, text);
       },
-      planRevision: (toolCallId) =>
-        planRevisionFor(this.deps.log.entriesAfter(sessionId, 0), toolCallId),
+      planRevision: (toolCallId) => this.projections.get(sessionId).planRevision(toolCallId),
       recordPlanApproved: (plan, path, fresh) => {
         this.append(sessionId, {
           kind: "plan.approved",

@@ -1,15 +1,17 @@
-import type { ExecutionMode, StoredEntry } from "../../protocol/index.ts";
+import type { ExecutionMode, PlanRevision, StoredEntry } from "../../protocol/index.ts";
 import { CompactionSummaries, type WeighedConversation } from "../plan/compaction.ts";
+import { PlanRevisions } from "../plan/planRevisions.ts";
 import { type ModeReminder, PlanHistory } from "../plan/reminders.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import { AssistantMessageCounter, type AssistantMessageCounts } from "../todos/reminder.ts";
+import { CallSteps, type LoggedStep } from "./callSteps.ts";
 import { ConversationFold, type DanglingCall, DanglingCalls } from "./conversation.ts";
 
 /**
  * What the turn loop needs to know about one session, folded from its log one entry at a
  * time: the model's conversation with each message's size, the calls still without a
- * result, whether a turn is open, and the counters the plan (P6) and todo (T5) reminders
- * read. Built once from the log when the session is loaded and then kept up to date, so a
+ * result and their resolved permission steps (A7), whether a turn is open, the plan revisions
+ * (X4), and the counters the plan (P6) and todo (T5) reminders read. Built once from the log when the session is loaded and then kept up to date, so a
  * turn's cost does not grow with the session's length.
  */
 export class SessionProjection {
@@ -21,6 +23,8 @@ export class SessionProjection {
   private readonly conversation = new ConversationFold();
   private readonly dangling = new DanglingCalls();
   private readonly planHistory = new PlanHistory();
+  private readonly planRevisions = new PlanRevisions();
+  private readonly callSteps = new CallSteps();
   private readonly assistantMessages = new AssistantMessageCounter();
   /** Kept with the conversation so the compaction summary grows with it, not from scratch. */
   readonly summaries = new CompactionSummaries();
@@ -44,6 +48,8 @@ export class SessionProjection {
     this.conversation.add(entry);
     this.dangling.add(entry);
     this.planHistory.add(entry);
+    this.planRevisions.add(entry);
+    this.callSteps.add(entry);
     this.assistantMessages.add(entry);
   }
 
@@ -62,6 +68,16 @@ export class SessionProjection {
 
   danglingCalls(): DanglingCall[] {
     return this.dangling.list();
+  }
+
+  /** A7: how the call's permission step was resolved, while it has no result. */
+  stepOf(callId: string): LoggedStep | undefined {
+    return this.callSteps.of(callId);
+  }
+
+  /** X4: the revision a plan review asked by this call is. */
+  planRevision(toolCallId: string): PlanRevision {
+    return this.planRevisions.for(toolCallId);
   }
 
   /** P6: the plan reminder the next model request needs in `mode`, if any. */

@@ -1,5 +1,6 @@
 import type { ExecutionMode } from "../../protocol/index.ts";
-import type { InteractionPort } from "../interactions/port.ts";
+import { toAskOutcome, toPermissionOutcome } from "../interactions/outcomes.ts";
+import type { InteractionPort, PermissionOutcome } from "../interactions/port.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
 import type {
   AnyToolContract,
@@ -11,6 +12,7 @@ import type {
 } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
+import type { LoggedStep } from "./callSteps.ts";
 
 /** How long a stopped tool may take to report how it ended (Q8) before the turn moves on. */
 const STOP_GRACE_MS = 1_000;
@@ -30,6 +32,8 @@ export interface ToolExecutorDeps {
   contextFor?: (sessionId: string) => ToolContextExtras;
   /** "Always allow" on an approval card: remember the permission (a project allow rule). */
   rememberAllow?: (tool: AnyToolContract, input: unknown) => Promise<unknown>;
+  /** A7: the logged resolution of the call's permission step, while the call has no result. */
+  stepOf?: (sessionId: string, callId: string) => LoggedStep | undefined;
 }
 
 /**
@@ -67,31 +71,6 @@ export class ToolExecutor {
       );
     }
     const input = parsed.data;
-
-    // A7: an answer given before a restart was given under the mode of its time; the answer
-    // itself (an approved plan ends plan mode) must not make the re-run call fail.
-    const answeredBeforeRestart = this.deps.interactions.answeredBeforeRestart(
-      sessionId,
-      call.callId,
-    );
-    const verdict = this.deps.permissions(tool, input, mode());
-    if (verdict.type === "deny" && !answeredBeforeRestart) {
-      return failure(`${call.name} is not allowed: ${verdict.reason}.`);
-    }
-    // Q5: a tool that asks the user itself runs; its own question is the asking.
-    if (verdict.type === "ask" && verdict.by !== "tool") {
-      const refusal = await this.askPermission(sessionId, tool, call, input, signal);
-      if (refusal) return refusal;
-    }
-    let runInput: unknown = input;
-    let answeredAutomatically = false;
-    if (contract.userStep) {
-      const step = await this.askUserStep(sessionId, contract, call, input, signal);
-      if (step.type === "refused") return step.result;
-      runInput = step.input;
-      answeredAutomatically = step.auto;
-    }
-
     const context: ToolContext = {
       ...this.deps.contextFor?.(sessionId),
       sessionId,
@@ -99,12 +78,27 @@ export class ToolExecutor {
       workspace: this.deps.workspace,
       signal,
       mode,
-      answeredBeforeRestart,
-      answeredAutomatically,
-      askUser: (request) => this.deps.interactions.askQuestions(sessionId, request, signal),
     };
+
+    // A7: a call re-run after a restart whose step was resolved before it runs from that
+    // resolution; it was the call's permission, given under the mode of its time.
+    const logged = this.deps.stepOf?.(sessionId, call.callId);
+    let step: StepResult;
+    if (logged?.kind === "question" && contract.userStep) {
+      step = this.fill(contract, input, toAskOutcome(logged.outcome));
+    } else if (logged?.kind === "permission" && !contract.userStep) {
+      const refusal = await this.permitted(tool, call, input, toPermissionOutcome(logged.outcome));
+      step = refusal
+        ? { type: "refused", result: refusal }
+        : { type: "filled", input, auto: false };
+    } else {
+      step = await this.permissionStep(sessionId, tool, call, input, mode, context, signal);
+    }
+    if (step.type === "refused") return step.result;
+
+    const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
     try {
-      return await untilAborted(contract.run(runInput, context), signal, STOP_GRACE_MS);
+      return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
     } catch (error) {
       if (signal.aborted) throw error;
       return failure(
@@ -113,27 +107,55 @@ export class ToolExecutor {
     }
   }
 
+  /** The policy's verdict, then the approval card or the tool's own question (Q5). */
+  private async permissionStep(
+    sessionId: string,
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    mode: () => ExecutionMode,
+    context: ToolContext,
+    signal: AbortSignal,
+  ): Promise<StepResult> {
+    const verdict = this.deps.permissions(tool, input, mode());
+    if (verdict.type === "deny") {
+      return {
+        type: "refused",
+        result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
+      };
+    }
+    const contract = tool as ToolContract<unknown>;
+    if (contract.userStep) {
+      return this.askUserStep(sessionId, contract, call, input, context, signal);
+    }
+    // Q5: a tool that asks the user itself runs; its own question is the asking.
+    if (verdict.type === "ask" && verdict.by !== "tool") {
+      const refusal = await this.askPermission(sessionId, tool, call, input, signal);
+      if (refusal) return { type: "refused", result: refusal };
+    }
+    return { type: "filled", input, auto: false };
+  }
+
   /**
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
-   * decision carrying the filled input, which is re-validated before the handler sees it. After
-   * a restart the same call id finds its stored answer, so the call re-runs from it (A7).
+   * decision carrying the filled input, which is re-validated before the handler sees it.
    */
   private async askUserStep(
     sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
     input: unknown,
+    context: ToolContext,
     signal: AbortSignal,
-  ): Promise<
-    { type: "filled"; input: unknown; auto: boolean } | { type: "refused"; result: ToolResult }
-  > {
+  ): Promise<StepResult> {
     const step = contract.userStep!;
     let outcome: AskOutcome;
     try {
+      const request = step.request(input, context);
       outcome = await untilAborted(
         this.deps.interactions.askQuestions(
           sessionId,
-          { toolName: step.asker, toolCallId: call.callId, questions: step.questions(input) },
+          { toolName: step.asker, toolCallId: call.callId, ...request },
           signal,
         ),
         signal,
@@ -144,6 +166,11 @@ export class ToolExecutor {
       const why = error instanceof Error ? error.message : String(error);
       return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
     }
+    return this.fill(contract, input, outcome);
+  }
+
+  private fill(contract: ToolContract<unknown>, input: unknown, outcome: AskOutcome): StepResult {
+    const step = contract.userStep!;
     const decision = step.decide(input, outcome);
     if (decision.type === "deny") return { type: "refused", result: decision.result };
     const filled = step.validateFilled(decision.input);
@@ -173,6 +200,15 @@ export class ToolExecutor {
       signal,
       STOP_GRACE_MS,
     );
+    return this.permitted(tool, call, input, outcome);
+  }
+
+  private async permitted(
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    outcome: PermissionOutcome,
+  ): Promise<ToolResult | undefined> {
     if (outcome.type === "aborted") {
       return failure(`${call.name} did not run: no permission was given (${outcome.reason}).`);
     }
@@ -188,6 +224,10 @@ export class ToolExecutor {
     return undefined;
   }
 }
+
+type StepResult =
+  | { type: "filled"; input: unknown; auto: boolean }
+  | { type: "refused"; result: ToolResult };
 
 function failure(output: string): ToolResult {
   return { output, isError: true };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StoredEntry } from "../../protocol/index.ts";
 import {
   colourQuestion,
   createHarness,
@@ -9,6 +10,7 @@ import {
 } from "../interactions/registryHarness.ts";
 import { USER_ANSWERS_REQUIRED } from "../interactions/resultText.ts";
 import { decidePermission } from "../permissions/decide.ts";
+import { CallSteps } from "../sessions/callSteps.ts";
 import { ToolExecutor } from "../sessions/toolExecutor.ts";
 import {
   AskUserQuestionInput,
@@ -103,8 +105,9 @@ describe("filled input (the approval step's answers)", () => {
 });
 
 /** The real executor, policy and registry; a spy records what the handler ran with. */
-function executorHarness() {
+function executorHarness(options: { log?: StoredEntry[] } = {}) {
   const h = createHarness();
+  const earlier = options.log ?? [];
   const ran: unknown[] = [];
   const spied: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = {
     ...askUserQuestionTool,
@@ -118,6 +121,9 @@ function executorHarness() {
     interactions: h.registry,
     permissions: decidePermission,
     workspace: "/tmp",
+    // What the session's projection answers: the step resolved in the log, read afresh.
+    stepOf: (sessionId, callId) =>
+      CallSteps.fromEntries([...earlier, ...h.stored(sessionId)]).of(callId),
   });
   const call = (callId = "call_1", callInput: unknown = input) =>
     executor.run(
@@ -224,15 +230,15 @@ describe("AskUserQuestion through the executor (Q5's real path)", () => {
     expect(ran).toEqual([]);
   });
 
-  it("[A7] after a restart, the call re-runs from its stored answer without asking again", async () => {
+  it("[A7][Q5] after a restart, the call re-runs from its logged answer (its filled input) without asking again", async () => {
     const before = executorHarness();
     const running = before.call("call_7");
     await flush();
     const answers = { [colourQuestion.question]: { labels: ["Red"] } };
     before.h.registry.answer("int_1", answers);
     await running;
-    // The process died before the result was stored: restore a fresh registry from the log.
-    const after = executorHarness();
+    // The process died before the result was stored: a fresh registry and executor on the log.
+    const after = executorHarness({ log: before.h.stored("sess_1") });
     after.h.registry.restore("sess_1", before.h.stored("sess_1"));
     const result = await after.call("call_7");
     expect(after.h.kinds("sess_1")).toEqual([]);

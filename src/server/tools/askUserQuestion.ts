@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AskUserQuestionItems, QuestionAnswer } from "../../protocol/index.ts";
+import { ModelQuestionItems, QuestionAnswer } from "../../protocol/index.ts";
 import { checkAnswers } from "../interactions/answerCheck.ts";
 import { ASK_USER_QUESTION_TOOL } from "../interactions/questionService.ts";
 import {
@@ -28,78 +28,20 @@ Ask only when you cannot go on without a choice that is the user's to make, such
 - The user may skip questions or not answer at all; the result tells you which, and you carry on.
 - Never use this to ask whether a plan is acceptable or ready: submitting a plan for approval is what ExitPlanMode does. To start planning, use EnterPlanMode, not a question.`;
 
-const OptionInput = z
-  .object({
-    label: z
-      .string()
-      .min(1)
-      .max(120)
-      .describe("What the user picks; short, unique in the question."),
-    description: z
-      .string()
-      .max(1000)
-      .optional()
-      .describe("What choosing this option means or implies."),
-  })
-  .strict();
-
-const QuestionInput = z
-  .object({
-    question: z
-      .string()
-      .min(1)
-      .max(2000)
-      .describe("The full question, ending with a question mark."),
-    header: z.string().min(1).max(16).describe("A very short topic label shown as a chip."),
-    options: z.array(OptionInput).min(2).max(4).describe("Two to four distinct choices."),
-    multiSelect: z.boolean().describe("True when the user may pick more than one option."),
-    detail: z
-      .string()
-      .max(200_000)
-      .optional()
-      .describe("Optional markdown context shown with the question."),
-  })
-  .strict();
-
-/** Holds the batch to the wire contract too (unique labels, unique question texts). */
-function matchesWireContract(questions: unknown, context: z.RefinementCtx): void {
-  const parsed = AskUserQuestionItems.safeParse(questions);
-  if (parsed.success) return;
-  // Lengths and shapes are already reported by the input schema; only the cross-field rules are new.
-  for (const issue of parsed.error.issues.filter((issue) => issue.code === "custom")) {
-    context.addIssue({
-      code: "custom",
-      message: issue.message,
-      path: [
-        "questions",
-        ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part)),
-      ],
-    });
-  }
-}
-
 /**
- * Q1/Q2: what the model writes. No `answers` (the user gives those, Q3) and no `intent`
- * (intents are set by server-side askers such as ExitPlanMode, I3).
+ * Q1/Q2: what the model writes: the protocol's question contract without intents (those are
+ * set by server-side askers such as ExitPlanMode, I3), and no `answers` (the user gives those, Q3).
  */
-export const AskUserQuestionInput = z
-  .object({
-    questions: z.array(QuestionInput).min(1).max(4).describe("One to four questions."),
-  })
-  .strict()
-  .superRefine((input, context) => matchesWireContract(input.questions, context));
+export const AskUserQuestionInput = z.strictObject({ questions: ModelQuestionItems });
 export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInput>;
 
 /** Q3/Q5: the input after the approval step filled in the user's answers. */
-export const FilledAskUserQuestionInput = z
-  .object({
-    questions: z.array(QuestionInput).min(1).max(4),
-    answers: z.record(z.string(), QuestionAnswer, {
-      error: (issue) => (issue.input === undefined ? USER_ANSWERS_REQUIRED : undefined),
-    }),
-  })
-  .strict()
-  .superRefine((input, context) => matchesWireContract(input.questions, context));
+export const FilledAskUserQuestionInput = z.strictObject({
+  questions: ModelQuestionItems,
+  answers: z.record(z.string(), QuestionAnswer, {
+    error: (issue) => (issue.input === undefined ? USER_ANSWERS_REQUIRED : undefined),
+  }),
+});
 export type FilledAskUserQuestionInput = z.infer<typeof FilledAskUserQuestionInput>;
 
 /**
@@ -124,7 +66,7 @@ export function validateFilledInput(input: unknown): FilledInputCheck<FilledAskU
 /** Q5: the user's answers become the call's input; a dismissal or abort is the call's result. */
 export const askUserQuestionStep: UserStep<AskUserQuestionInput, FilledAskUserQuestionInput> = {
   asker: ASK_USER_QUESTION_TOOL,
-  questions: (input) => input.questions,
+  request: (input) => ({ questions: input.questions }),
   decide(input, outcome: AskOutcome): UserStepDecision {
     if (outcome.type === "answered") {
       return { type: "modify", input: { ...input, answers: outcome.answers } };

@@ -19,23 +19,14 @@ export type AskOutcome =
 /** The session capabilities a tool handler may use; later features add to it. */
 export interface ToolContext {
   readonly sessionId: string;
-  /** The model's id for the call being run; askers pass it on so a restart can adopt them (A7). */
+  /** The model's id for the call being run. */
   readonly toolCallId?: string;
   /** Absolute, real path of the workspace; file tools stay inside it (R4). */
   readonly workspace: string;
   readonly signal: AbortSignal;
   readonly mode: () => ExecutionMode;
-  /** A7: this call is a re-run whose question the user answered before a restart. */
-  readonly answeredBeforeRestart?: boolean;
   /** A3: the answers filled into this call's input came from an expired countdown. */
   readonly answeredAutomatically?: boolean;
-  /** Ask the user through the interaction queue; resolves once (R3). */
-  readonly askUser?: (request: {
-    toolName: string;
-    toolCallId: string;
-    questions: AskUserQuestionItem[];
-    planRevision?: PlanRevision;
-  }) => Promise<AskOutcome>;
   /** The session's model ref (`provider/model`, maybe `$level`), for ListModels' `[current]`. */
   readonly currentModel?: () => string;
   /** The host's model catalog (M2); absent when the host offers none. */
@@ -104,14 +95,21 @@ export type FilledInputCheck<RunInput> =
   | { ok: true; input: RunInput }
   | { ok: false; message: string };
 
+/** What a user step puts to the user; a plan review also carries its revision (X4). */
+export interface UserStepRequest {
+  questions: AskUserQuestionItem[];
+  planRevision?: PlanRevision;
+}
+
 /**
  * Q3/Q5: the executor asks these questions as the call's permission step; an answer comes back
  * as a modify decision carrying the filled input, which is re-validated before the handler runs.
+ * The answer is in the log, so after a restart the call re-runs from it without asking again.
  */
 export interface UserStep<Input, RunInput> {
   /** The asker named on the request; auto-continue (A1) keys on it, whatever the tool's name. */
   readonly asker: string;
-  questions(input: Input): AskUserQuestionItem[];
+  request(input: Input, context: ToolContext): UserStepRequest;
   decide(input: Input, outcome: AskOutcome): UserStepDecision;
   validateFilled(input: unknown): FilledInputCheck<RunInput>;
 }

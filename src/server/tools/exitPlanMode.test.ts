@@ -6,10 +6,16 @@ import { planReviewDismissedText } from "../interactions/resultText.ts";
 import { decidePermission } from "../permissions/decide.ts";
 import { planFilePath } from "../plan/planFile.ts";
 import { tempDir } from "../testing/helpers.ts";
-import type { AskOutcome, ToolContext } from "./contract.ts";
-import { createExitPlanModeTool, exitPlanModeTool, planReviewQuestion } from "./exitPlanMode.ts";
+import type { AskOutcome, ToolContext, ToolResult } from "./contract.ts";
+import {
+  createExitPlanModeTool,
+  type ExitPlanModeInput,
+  exitPlanModeTool,
+  planReviewQuestion,
+} from "./exitPlanMode.ts";
 
 const PLAN = "# Add a cache\n\n1. Read the store\n2. Wrap it\n";
+const REVIEW = "Review this implementation plan";
 const inPlan: ExecutionMode = { permissionMode: "yolo", planEnabled: true };
 
 interface Recorded {
@@ -40,11 +46,6 @@ describe("ExitPlanMode", () => {
       workspace,
       signal: options.signal ?? new AbortController().signal,
       mode: () => mode,
-      askUser: async (request) => {
-        expect(request).toMatchObject({ toolName: "ExitPlanMode", toolCallId: "call_7" });
-        recorded.asked.push(request.questions);
-        return outcome;
-      },
       setPlanMode: (enabled) => {
         recorded.modes.push(enabled);
         mode = { ...mode, planEnabled: enabled };
@@ -53,7 +54,22 @@ describe("ExitPlanMode", () => {
       steerUserMessage: (text) => recorded.steered.push(text),
       recordPlanApproved: (plan, path) => recorded.approved.push({ plan, path }),
     };
-    return { context, recorded };
+    /** The executor's Q5 path: ask the step's question, fill the answers in, re-validate, run. */
+    const review = async (
+      input: ExitPlanModeInput,
+      tool = exitPlanModeTool,
+      runContext: ToolContext = context,
+    ): Promise<ToolResult> => {
+      const step = tool.userStep!;
+      expect(step.asker).toBe("ExitPlanMode");
+      recorded.asked.push(step.request(input, runContext).questions);
+      const decision = step.decide(input, outcome);
+      if (decision.type === "deny") return decision.result;
+      const filled = step.validateFilled(decision.input);
+      if (!filled.ok) throw new Error(filled.message);
+      return tool.run(filled.input, runContext);
+    };
+    return { context, recorded, review };
   }
   const answered = (labels: string[], other?: string): AskOutcome => ({
     type: "answered",
@@ -95,8 +111,8 @@ describe("ExitPlanMode", () => {
   });
 
   it("[I3] asks one review question: the plan as detail, Approve and Refuse with descriptions, plan-review intent naming Approve", async () => {
-    const { context, recorded } = contextAnswering({ type: "cancelled" });
-    await exitPlanModeTool.run({ plan: PLAN }, context);
+    const { recorded, review } = contextAnswering({ type: "cancelled" });
+    await review({ plan: PLAN });
     expect(recorded.asked).toEqual([[planReviewQuestion(PLAN)]]);
     const [question] = recorded.asked[0]!;
     expect(question).toMatchObject({
@@ -113,13 +129,13 @@ describe("ExitPlanMode", () => {
   });
 
   it("[P8] approve: writes the plan file, leaves plan mode, records plan.approved and hands the model the whole plan", async () => {
-    const { context, recorded } = contextAnswering(answered(["Approve"]), {
+    const { recorded, review } = contextAnswering(answered(["Approve"]), {
       sessionId: "sess/a:b",
     });
-    const result = await exitPlanModeTool.run(
-      { plan: PLAN, allowedPrompts: [{ tool: "Bash", prompt: "run the tests" }] },
-      context,
-    );
+    const result = await review({
+      plan: PLAN,
+      allowedPrompts: [{ tool: "Bash", prompt: "run the tests" }],
+    });
     const file = planFilePath(workspace, "sess/a:b");
     expect(file).toBe(join(workspace, ".zcode", "plans", "plan-sess-a-b.md"));
     expect(readFileSync(file, "utf8")).toBe(PLAN);
@@ -141,8 +157,8 @@ describe("ExitPlanMode", () => {
     writeFileSync(join(workspace, ".zcode", "plans"), "a file where the folder should be");
     const logged: string[] = [];
     const tool = createExitPlanModeTool({ logError: (message) => logged.push(message) });
-    const { context, recorded } = contextAnswering(answered(["Approve"]));
-    const result = await tool.run({ plan: PLAN }, context);
+    const { recorded, review } = contextAnswering(answered(["Approve"]));
+    const result = await review({ plan: PLAN }, tool);
     expect(logged).toEqual(["session sess_1: could not save the approved plan"]);
     expect(recorded.modes).toEqual([false]);
     expect(recorded.approved).toEqual([{ plan: PLAN, path: undefined }]);
@@ -155,18 +171,18 @@ describe("ExitPlanMode", () => {
     controller.abort("stopped");
     const logged: string[] = [];
     const tool = createExitPlanModeTool({ logError: (message) => logged.push(message) });
-    const { context, recorded } = contextAnswering(answered(["Approve"]), {
+    const { recorded, review } = contextAnswering(answered(["Approve"]), {
       signal: controller.signal,
     });
-    await expect(tool.run({ plan: PLAN }, context)).rejects.toBeDefined();
+    await expect(review({ plan: PLAN }, tool)).rejects.toBeDefined();
     expect(logged).toEqual([]);
     expect(recorded.modes).toEqual([]);
     expect(existsSync(planFilePath(workspace, "sess_1"))).toBe(false);
   });
 
   it("[P9] refuse with feedback: the result says only 'not approved', the feedback is steered in as the user's message, plan stays on", async () => {
-    const { context, recorded } = contextAnswering(answered(["Refuse"], "  Use Redis instead.  "));
-    const result = await exitPlanModeTool.run({ plan: PLAN }, context);
+    const { recorded, review } = contextAnswering(answered(["Refuse"], "  Use Redis instead.  "));
+    const result = await review({ plan: PLAN });
     expect(result).toEqual({ output: "The user did not approve the plan." });
     expect(recorded.steered).toEqual(["Use Redis instead."]);
     expect(recorded.modes).toEqual([]);
@@ -174,19 +190,19 @@ describe("ExitPlanMode", () => {
   });
 
   it("[P9] feedback that cannot be steered still reaches the model, in the result", async () => {
-    const { context } = contextAnswering(answered(["Refuse"], "Smaller steps"));
-    const result = await exitPlanModeTool.run(
-      { plan: PLAN },
-      { ...context, steerUserMessage: undefined },
-    );
+    const { context, review } = contextAnswering(answered(["Refuse"], "Smaller steps"));
+    const result = await review({ plan: PLAN }, exitPlanModeTool, {
+      ...context,
+      steerUserMessage: undefined,
+    });
     expect(result.output).toBe(
       "The user did not approve the plan. Their feedback:\n\nSmaller steps",
     );
   });
 
   it("[P10] refuse without feedback ends the turn; no plan file, plan stays on", async () => {
-    const { context, recorded } = contextAnswering(answered(["Refuse"]));
-    const result = await exitPlanModeTool.run({ plan: PLAN }, context);
+    const { recorded, review } = contextAnswering(answered(["Refuse"]));
+    const result = await review({ plan: PLAN });
     expect(result.endTurn).toBe(true);
     expect(result.output).toMatch(/refused the plan without comment.*Stay in plan mode/);
     expect(recorded).toEqual({ asked: [expect.anything()], modes: [], steered: [], approved: [] });
@@ -194,18 +210,18 @@ describe("ExitPlanMode", () => {
   });
 
   it("[I7] chat about it (cancelled): stay in plan and wait; the turn ends", async () => {
-    const { context, recorded } = contextAnswering({ type: "cancelled" });
-    const result = await exitPlanModeTool.run({ plan: PLAN }, context);
+    const { recorded, review } = contextAnswering({ type: "cancelled" });
+    const result = await review({ plan: PLAN });
     expect(result).toEqual({ output: planReviewDismissedText(), endTurn: true });
     expect(recorded.modes).toEqual([]);
   });
 
   it("[Q8] a withdrawn review keeps its own text and changes nothing", async () => {
-    const { context, recorded } = contextAnswering({
+    const { recorded, review } = contextAnswering({
       type: "aborted",
       reason: "the user stopped the turn",
     });
-    const result = await exitPlanModeTool.run({ plan: PLAN }, context);
+    const result = await review({ plan: PLAN });
     expect(result.output).toMatch(
       /withdrawn before the user decided \(the user stopped the turn\)/,
     );
@@ -213,15 +229,20 @@ describe("ExitPlanMode", () => {
     expect(recorded.modes).toEqual([]);
   });
 
-  it("[P3] refuses to run outside plan mode, before asking anyone", async () => {
-    const { context, recorded } = contextAnswering(answered(["Approve"]), {
-      mode: { permissionMode: "build", planEnabled: false },
+  it("[Q3][Q5] the handler's input must carry answers that fit the review question", () => {
+    const step = exitPlanModeTool.userStep!;
+    expect(step.validateFilled({ plan: PLAN })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/user's answers/),
     });
-    const result = await exitPlanModeTool.run({ plan: PLAN }, context);
-    expect(result).toMatchObject({
-      isError: true,
-      output: expect.stringMatching(/only works while plan mode is on/),
+    expect(
+      step.validateFilled({ plan: PLAN, answers: { [REVIEW]: { labels: ["Ship it"] } } }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/Invalid ExitPlanMode answers/) });
+    expect(step.validateFilled({ plan: PLAN, answers: {} })).toEqual({
+      ok: true,
+      input: { plan: PLAN, answers: {} },
     });
-    expect(recorded.asked).toEqual([]);
+    // The model may not write the answers itself (Q3).
+    expect(exitPlanModeTool.inputSchema.safeParse({ plan: PLAN, answers: {} }).success).toBe(false);
   });
 });

@@ -1,10 +1,13 @@
 import { z } from "zod";
-import type {
-  AskUserQuestionItem,
-  PlanApproveOption,
+import {
+  type AskUserQuestionItem,
+  type PlanApproveOption,
+  PlanSubmission,
   QuestionAnswer,
+  type QuestionAnswers,
 } from "../../protocol/index.ts";
-import { planReviewDismissedText } from "../interactions/resultText.ts";
+import { checkAnswers } from "../interactions/answerCheck.ts";
+import { planReviewDismissedText, USER_ANSWERS_REQUIRED } from "../interactions/resultText.ts";
 import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
 import { planWithNotes } from "../plan/approvalNotes.ts";
 import { applyApproveOption } from "../plan/approveOption.ts";
@@ -12,13 +15,19 @@ import { planEditDiff } from "../plan/planEditDiff.ts";
 import { writePlanFile } from "../plan/planFile.ts";
 import { planContentHash } from "../plan/planHash.ts";
 import {
-  exitPlanModeOutsidePlanReason,
   planApprovedText,
   planNotApprovedText,
   planRefusedText,
   planReviewAbortedText,
 } from "../plan/planTexts.ts";
-import type { AskOutcome, ToolContext, ToolContract, ToolResult } from "./contract.ts";
+import type {
+  AskOutcome,
+  FilledInputCheck,
+  ToolContext,
+  ToolContract,
+  ToolResult,
+  UserStep,
+} from "./contract.ts";
 
 const DESCRIPTION = `Submit your finished plan to the user for review and, if they approve it, leave plan mode.
 
@@ -34,24 +43,16 @@ export const REVIEW_QUESTION = "Review this implementation plan";
 export const APPROVE_LABEL = "Approve";
 export const REFUSE_LABEL = "Refuse";
 
-const AllowedPrompt = z.strictObject({
-  tool: z.string().min(1).describe("The tool the action needs, e.g. Bash."),
-  prompt: z.string().min(1).describe("What the action does, e.g. run the test suite."),
-});
+/** P7: what the model submits, the protocol's plan contract as it is (one source, with MCP's). */
+export const ExitPlanModeInput = z.strictObject(PlanSubmission.shape);
+export type ExitPlanModeInput = z.infer<typeof ExitPlanModeInput>;
 
-const ExitPlanModeInput = z.strictObject({
-  plan: z
-    .string()
-    .max(200_000)
-    .refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" })
-    .describe("The complete plan, as markdown."),
-  allowedPrompts: z
-    .array(AllowedPrompt)
-    .max(20)
-    .optional()
-    .describe("Actions the plan will need; echoed back, they grant nothing."),
+/** Q3/Q5: a plan input after the review step filled in the user's answers. */
+export type FilledPlanInput<Input extends { plan: string }> = Input & { answers: QuestionAnswers };
+
+const answersRequired = z.record(z.string(), QuestionAnswer, {
+  error: (issue) => (issue.input === undefined ? USER_ANSWERS_REQUIRED : undefined),
 });
-type ExitPlanModeInput = z.infer<typeof ExitPlanModeInput>;
 
 /** I3: the one review question, with the plan as its detail and Approve named by the intent. */
 export function planReviewQuestion(plan: string): AskUserQuestionItem {
@@ -74,20 +75,46 @@ export function planReviewQuestion(plan: string): AskUserQuestionItem {
   };
 }
 
-/** I3 + X4: asks the one review question, numbered as the session's next plan revision. */
-export function askPlanReview(
-  context: ToolContext,
-  askUser: NonNullable<ToolContext["askUser"]>,
-  toolName: string,
-  plan: string,
-): Promise<AskOutcome> {
-  const toolCallId = context.toolCallId ?? "";
-  // V8: the revision is named by its text, so an approval can say which text it approves.
-  const planRevision = {
-    ...(context.planRevision?.(toolCallId) ?? { number: 1 }),
-    contentHash: planContentHash(plan),
+/**
+ * I3 + X4 + Q5: the review is the call's permission step: the one review question, numbered
+ * as the session's next plan revision. The answers become the call's input; a dismissal or a
+ * withdrawal is the call's result (`refused`), and the handler never runs.
+ */
+export function planReviewStep<Input extends { plan: string }>(
+  asker: string,
+  schema: z.ZodObject,
+  refused: (outcome: Exclude<AskOutcome, { type: "answered" }>) => ToolResult,
+): UserStep<Input, FilledPlanInput<Input>> {
+  const filledSchema = schema.extend({ answers: answersRequired });
+  return {
+    asker,
+    request(input, context) {
+      // V8: the revision is named by its text, so an approval can say which text it approves.
+      const planRevision = {
+        ...(context.planRevision?.(context.toolCallId ?? "") ?? { number: 1 }),
+        contentHash: planContentHash(input.plan),
+      };
+      return { questions: [planReviewQuestion(input.plan)], planRevision };
+    },
+    decide(input, outcome) {
+      if (outcome.type !== "answered") return { type: "deny", result: refused(outcome) };
+      return { type: "modify", input: { ...input, answers: outcome.answers } };
+    },
+    validateFilled(input): FilledInputCheck<FilledPlanInput<Input>> {
+      const parsed = filledSchema.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        if (issue?.message === USER_ANSWERS_REQUIRED) return { ok: false, message: issue.message };
+        const where = issue?.path.length ? ` (at ${issue.path.join(".")})` : "";
+        return { ok: false, message: `Invalid ${asker} input: ${issue?.message}${where}` };
+      }
+      const filled = parsed.data as FilledPlanInput<Input>;
+      const checked = checkAnswers([planReviewQuestion(filled.plan)], filled.answers);
+      if (!checked.ok)
+        return { ok: false, message: `Invalid ${asker} answers: ${checked.message}` };
+      return { ok: true, input: { ...filled, answers: checked.answers } };
+    },
   };
-  return askUser({ toolName, toolCallId, questions: [planReviewQuestion(plan)], planRevision });
 }
 
 export interface ExitPlanModeDeps {
@@ -99,14 +126,11 @@ export type PlanVerdict =
   | { type: "approve"; note?: string; option: PlanApproveOption; editedPlan?: string }
   | { type: "feedback"; text: string }
   | { type: "refuse" }
-  | { type: "dismiss" }
-  | { type: "aborted"; reason: string };
+  | { type: "dismiss" };
 
-/** How a plan review's outcome reads: shared with the MCP bridge's review_plan (X1). */
-export function verdictOf(outcome: AskOutcome): PlanVerdict {
-  if (outcome.type === "cancelled") return { type: "dismiss" };
-  if (outcome.type === "aborted") return { type: "aborted", reason: outcome.reason };
-  const answer: QuestionAnswer | undefined = outcome.answers[REVIEW_QUESTION];
+/** How a plan review's answers read: shared with the MCP bridge's review_plan (X1). */
+export function verdictOf(answers: QuestionAnswers): PlanVerdict {
+  const answer: QuestionAnswer | undefined = answers[REVIEW_QUESTION];
   const other = answer?.other?.trim() || undefined;
   if (answer?.labels.includes(APPROVE_LABEL)) {
     const option = answer.review?.option ?? "default";
@@ -125,7 +149,7 @@ export function verdictOf(outcome: AskOutcome): PlanVerdict {
 }
 
 async function approve(
-  input: ExitPlanModeInput,
+  input: FilledPlanInput<ExitPlanModeInput>,
   verdict: Extract<PlanVerdict, { type: "approve" }>,
   context: ToolContext,
   deps: ExitPlanModeDeps,
@@ -175,33 +199,29 @@ function steerFeedback(text: string, context: ToolContext): ToolResult {
 
 export function createExitPlanModeTool(
   deps: ExitPlanModeDeps = {},
-): ToolContract<ExitPlanModeInput> {
+): ToolContract<ExitPlanModeInput, FilledPlanInput<ExitPlanModeInput>> {
   return {
     name: EXIT_PLAN_MODE_TOOL,
     description: DESCRIPTION,
     inputSchema: ExitPlanModeInput,
     // It ends plan mode and has the runtime save the plan, so it is no read-only tool;
-    // plan mode lets it through as a session control.
+    // plan mode lets it through as a session control (outside it the policy refuses it, P3).
     readOnly: false,
     destructive: false,
     requiresUserInteraction: true,
     allowedInPlanMode: true,
+    userStep: planReviewStep<ExitPlanModeInput>(
+      EXIT_PLAN_MODE_TOOL,
+      ExitPlanModeInput,
+      (outcome) =>
+        outcome.type === "cancelled"
+          ? { output: planReviewDismissedText(), endTurn: true }
+          : { output: planReviewAbortedText(outcome.reason) },
+    ),
     summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
+    /** Runs after the review: the user's answers are in its input (Q5). */
     async run(input, context) {
-      // A re-run after a restart may find plan mode already ended by the approval it carries.
-      if (!context.mode().planEnabled && !context.answeredBeforeRestart) {
-        return { output: `${exitPlanModeOutsidePlanReason()}.`, isError: true };
-      }
-      if (!context.askUser) {
-        return { output: "No user can review the plan in this session.", isError: true };
-      }
-      const outcome = await askPlanReview(
-        context,
-        context.askUser,
-        EXIT_PLAN_MODE_TOOL,
-        input.plan,
-      );
-      const verdict = verdictOf(outcome);
+      const verdict = verdictOf(input.answers);
       switch (verdict.type) {
         case "approve":
           return approve(input, verdict, context, deps);
@@ -211,8 +231,6 @@ export function createExitPlanModeTool(
           return { output: planRefusedText(), endTurn: true };
         case "dismiss":
           return { output: planReviewDismissedText(), endTurn: true };
-        case "aborted":
-          return { output: planReviewAbortedText(verdict.reason) };
       }
     },
   };

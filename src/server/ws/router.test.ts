@@ -93,6 +93,16 @@ describe("WebSocket protocol", () => {
     expect(await other.next("settings.changed")).toBeTruthy();
   });
 
+  it("[R2] a malformed frame at the size limit is answered with an error frame, not a close, and the socket stays usable", async () => {
+    const { client } = await greeted();
+    const frame = JSON.stringify({ type: "prompt", sessionId: 5, text: "" });
+    // Padded with whitespace to exactly the limit: still JSON, still the wrong shape.
+    client.send(frame + " ".repeat(MAX_FRAME_BYTES - frame.length));
+    expect(await client.next("error")).toMatchObject({ code: "BAD_FRAME", ref: "prompt" });
+    client.send({ type: "settings.update", patch: {} });
+    expect(await client.next("settings.changed")).toBeTruthy();
+  });
+
   it("creates a session, announces it to everyone and plays a prompt as stored events", async () => {
     const { client: alice } = await greeted();
     const { client: bob } = await greeted();

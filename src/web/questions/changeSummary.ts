@@ -1,4 +1,4 @@
-import { diffLines } from "./lineDiff.ts";
+import { diffLines } from "../../shared/lineDiff.ts";
 
 /** V9: how many lines a revision added and removed against the one before it. */
 export function changeCounts(before: string, after: string): { added: number; removed: number } {
