@@ -4,19 +4,14 @@ import { join } from "node:path";
 import { startLoopbackPushService } from "../push/testing/loopbackPushService.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { useScenarioServer } from "../testing/scenarioServer.ts";
+import { WRITE_NOTES_TURN } from "../testing/scenarioTurns.ts";
 import { TestClient } from "../testing/wsClient.ts";
 import { createServer } from "./server.ts";
 
 const PUBLIC = "https://laptop.tailnet.ts.net";
 
 const scenario = `
-turns:
-  - match: write
-    steps:
-      - tools:
-          - name: Write
-            input: { path: notes.md, content: "# Notes\\n" }
-      - say: "Done: {{result}}"
+turns:${WRITE_NOTES_TURN}
 `;
 
 function send(

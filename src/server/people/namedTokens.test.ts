@@ -6,22 +6,12 @@ import { NamedTokenStore } from "../store/namedTokens.ts";
 import { CliProcess } from "../testing/cliProcess.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { useScenarioServer } from "../testing/scenarioServer.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { TestClient } from "../testing/wsClient.ts";
 import { runTokenCommand } from "../tokenCommand.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 
 /** `npm start -- token …` as its own process, beside the running server, as a person runs it. */

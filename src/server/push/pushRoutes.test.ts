@@ -1,18 +1,13 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../testing/helpers.ts";
+import { WRITE_NOTES_TURN } from "../testing/scenarioTurns.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 import { startLoopbackPushService } from "./testing/loopbackPushService.ts";
 
 const scenario = `
-turns:
-  - match: write
-    steps:
-      - tools:
-          - name: Write
-            input: { path: notes.md, content: "# Notes\\n" }
-      - say: "Done: {{result}}"
+turns:${WRITE_NOTES_TURN}
 `;
 
 describe("web push over the real server", () => {

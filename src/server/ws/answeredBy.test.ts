@@ -1,20 +1,10 @@
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { useScenarioServer } from "../testing/scenarioServer.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 
 const phone = { id: "dev-phone", label: "Safari on iPhone" };

@@ -1,19 +1,9 @@
 import { useScenarioServer } from "../testing/scenarioServer.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
   - steps:
       - say: "Thanks for the late answer."
 `;
