@@ -74,12 +74,11 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
     return tokensMatch(given, server.token) ? { type: "allow" } : refuse(403, FORBIDDEN_PAGE);
   }
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
-  const person = tokensMatch(credential.token, server.token)
-    ? undefined
-    : server.personOf?.(credential.token);
+  const isOwner = tokensMatch(credential.token, server.token);
+  const person = isOwner ? undefined : server.personOf?.(credential.token);
   const allow: AccessDecision =
     person === undefined ? { type: "allow" } : { type: "allow", person };
-  if (person === undefined && !tokensMatch(credential.token, server.token)) {
+  if (!isOwner && person === undefined) {
     // A stale cookie on the page means "open the printed URL again"; a wrong token is refused.
     const stale = credential.source === "cookie" && route === "page";
     return stale ? refuse(401, UNAUTHORIZED_PAGE) : refuse(403, FORBIDDEN_PAGE);

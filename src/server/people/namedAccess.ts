@@ -25,7 +25,10 @@ export class NamedAccess {
     this.store = new NamedTokenStore(deps.db);
     this.live = this.store.live();
     this.version = this.dataVersion();
-    this.timer = setInterval(() => this.refresh(), deps.pollMs ?? 250);
+    // With no live token there is nothing to revoke; a new one is read when it is first used.
+    this.timer = setInterval(() => {
+      if (this.live.size > 0) this.refresh();
+    }, deps.pollMs ?? 250);
     this.timer.unref();
   }
 
