@@ -36,7 +36,7 @@ export const mcpOutputSchemas = {
       .describe("True when nobody answered and the question continued after its countdown."),
   }),
   [MCP_REVIEW_TOOL]: z.object({
-    verdict: z.enum(["approve", "feedback", "refuse", "dismiss"]),
+    verdict: z.enum(["approve", "feedback", "question", "refuse", "dismiss"]),
     note: z.string().optional().describe("The user's note with an approval."),
     option: z
       .enum(["default", "edit", "build", "fresh"])
@@ -45,6 +45,12 @@ export const mcpOutputSchemas = {
         "V5, with an approval: how the user wants it carried out. default: as before planning; edit: accept file edits without asking; build: ask before each edit; fresh: start from a fresh context holding the plan.",
       ),
     feedback: z.string().optional().describe("What the user wants changed."),
+    question: z
+      .string()
+      .optional()
+      .describe(
+        "V7: the user's question about the plan. No verdict: answer it, then call review_plan again.",
+      ),
     editedPlan: z
       .string()
       .optional()
@@ -109,7 +115,7 @@ type ReviewPlanInput = z.infer<typeof ReviewPlanInput>;
 
 const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and wait for their verdict.
 
-Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), or sets the review aside to talk. A plan review never continues on its own.`;
+Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), asks a question about it (answer it, then call this again), or sets the review aside to talk. A plan review never continues on its own.`;
 
 /** V10: an outside agent's modes are its own, so the choice is passed on as a wish. */
 const MCP_OPTION_TEXT: Record<PlanApproveOption, string> = {
@@ -137,6 +143,11 @@ function reviewResult(outcome: AskOutcome): McpToolResult {
       return {
         output: `The user did not approve the plan. Revise it to their feedback and submit it again with review_plan.\n\nTheir feedback:\n\n${verdict.text}`,
         structured: { verdict: "feedback", feedback: verdict.text },
+      };
+    case "ask":
+      return {
+        output: `The user has a question about the plan. They have neither approved nor refused it, so do not carry it out yet. Answer the question, plainly and briefly, then call review_plan again so they can decide: with exactly the same plan if your answer changes nothing in it (they will see it marked unchanged), or with a revised plan if it does.\n\n<user-question>\n${verdict.question}\n</user-question>`,
+        structured: { verdict: "question", question: verdict.question },
       };
     case "refuse":
       return {

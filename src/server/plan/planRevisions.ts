@@ -46,7 +46,10 @@ export function planRevisionFor(entries: readonly StoredEntry[], toolCallId: str
       entry.kind === "interaction.resolved" &&
       entry.interactionId === last?.interactionId
     ) {
-      if (entry.outcome.type === "answered") note(entry.outcome.answers[last.question]?.other);
+      const answer =
+        entry.outcome.type === "answered" ? entry.outcome.answers[last.question] : undefined;
+      // V7: a question about the plan is no feedback on it; its answer is in the transcript.
+      if (!answer?.review?.ask) note(answer?.other);
     } else if (entry.kind === "user.message" && last !== undefined && !entry.synthetic) {
       note(entry.text);
     }

@@ -9,6 +9,7 @@ import type {
 import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ApproveOptions } from "./ApproveOptions.tsx";
+import { AskAboutPlan } from "./AskAboutPlan.tsx";
 import { changeCounts } from "./changeSummary.ts";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
@@ -121,6 +122,14 @@ export function PlanReviewPanel({
         ...(hash === undefined ? {} : { planHash: hash }),
         ...(edited ? { editedPlan: editedText } : {}),
       },
+    });
+  }
+
+  // V7: the question travels as the answer's text with no label: no verdict is given.
+  function onAsk(text: string) {
+    fire(() => {
+      activity.discard();
+      onAnswer({ [question.question]: { labels: [], other: text, review: { ask: true } } });
     });
   }
 
@@ -246,6 +255,8 @@ export function PlanReviewPanel({
           </div>
         </div>
       )}
+
+      <AskAboutPlan disabled={latched} onAsk={onAsk} />
 
       <ApproveOptions
         open={optionsOpen}
