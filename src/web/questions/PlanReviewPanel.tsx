@@ -211,60 +211,63 @@ export function PlanReviewPanel({
         )}
       </section>
 
-      <div className="qreview-edit">
-        <button
-          type="button"
-          className="qbtn qbtn--link"
-          aria-pressed={editing}
-          disabled={latched}
-          onClick={() => setEditing((on) => !on)}
-        >
-          {t("planReview.editPlan")}
-        </button>
-        {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
-      </div>
-
-      {refuse !== undefined && (
-        <div className="qreview-feedback">
+      {/* W6: the disclosures share wrapping rows, so a phone keeps the plan and the decision in view. */}
+      <div className="qreview-tools">
+        <div className="qreview-edit">
           <button
             type="button"
             className="qbtn qbtn--link"
-            aria-expanded={feedbackOpen}
-            aria-controls={feedbackId}
-            onClick={() => {
-              focusFeedback.current = !feedbackOpen;
-              setFeedbackOpen(!feedbackOpen);
-            }}
+            aria-pressed={editing}
+            disabled={latched}
+            onClick={() => setEditing((on) => !on)}
           >
-            {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+            {t("planReview.editPlan")}
           </button>
-          <div id={feedbackId} hidden={!feedbackOpen}>
-            <label className="qreview-feedback-label">
-              <span>{t("planReview.feedbackLabel")}</span>
-              <textarea
-                ref={feedbackRef}
-                className="qreview-feedback-text"
-                rows={3}
-                maxLength={4000}
-                placeholder={t("planReview.feedbackPlaceholder")}
-                value={feedback}
-                disabled={latched}
-                onChange={(event) => onFeedbackChange(event.target.value)}
-              />
-            </label>
-          </div>
+          {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
         </div>
-      )}
 
-      <AskAboutPlan disabled={latched} onAsk={onAsk} />
+        {refuse !== undefined && (
+          <div className="qreview-feedback">
+            <button
+              type="button"
+              className="qbtn qbtn--link"
+              aria-expanded={feedbackOpen}
+              aria-controls={feedbackId}
+              onClick={() => {
+                focusFeedback.current = !feedbackOpen;
+                setFeedbackOpen(!feedbackOpen);
+              }}
+            >
+              {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+            </button>
+            <div id={feedbackId} hidden={!feedbackOpen}>
+              <label className="qreview-feedback-label">
+                <span>{t("planReview.feedbackLabel")}</span>
+                <textarea
+                  ref={feedbackRef}
+                  className="qreview-feedback-text"
+                  rows={3}
+                  maxLength={4000}
+                  placeholder={t("planReview.feedbackPlaceholder")}
+                  value={feedback}
+                  disabled={latched}
+                  onChange={(event) => onFeedbackChange(event.target.value)}
+                />
+              </label>
+            </div>
+          </div>
+        )}
 
-      <ApproveOptions
-        open={optionsOpen}
-        chosen={approveOption}
-        disabled={latched}
-        onToggle={() => setOptionsOpen((open) => !open)}
-        onChoose={setApproveOption}
-      />
+        <AskAboutPlan disabled={latched} onAsk={onAsk} />
+
+        <ApproveOptions
+          open={optionsOpen}
+          chosen={approveOption}
+          disabled={latched}
+          onToggle={() => setOptionsOpen((open) => !open)}
+          onChoose={setApproveOption}
+        />
+      </div>
 
       <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}
