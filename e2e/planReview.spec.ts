@@ -85,7 +85,7 @@ test.describe("plan review with the scripted model", () => {
     // The question was no feedback, so revision 2 lists none.
     await expect(again.getByText("Feedback on revision 1:")).toHaveCount(0);
     await shell.expectMode("plan");
-    expect(shell.userMessages.filter({ hasText: QUESTION })).toHaveCount(0);
+    await expect(shell.userMessages.filter({ hasText: QUESTION })).toHaveCount(0);
 
     await questions.planButton(again, "approve").click();
     await shell.expectMode("build");
