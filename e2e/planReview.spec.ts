@@ -271,11 +271,11 @@ test.describe("review_plan over MCP with the SDK client", () => {
     await agent.close();
   });
 
-  test("[V7][V10] a question over MCP: the agent gets it as no verdict, and the same plan sent again is marked unchanged", async ({
+  test("[V7][V10] a question over MCP: the agent gets it as no verdict; its answer shows in the transcript and the same plan sent again is marked unchanged", async ({
     page,
     server,
   }) => {
-    const { agent, questions } = await openAgentSession(page, server);
+    const { shell, agent, questions } = await openAgentSession(page, server);
     const plan = "# Plan: one step\n\n1. Do it.\n";
     const asked = agent.callTool({ name: "review_plan", arguments: { plan } });
     await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
@@ -287,7 +287,8 @@ test.describe("review_plan over MCP with the SDK client", () => {
     expect(reply.structuredContent).toEqual({ verdict: "question", question: QUESTION });
     expect(reply.content[0]?.text).toContain(`<user-question>\n${QUESTION}\n</user-question>`);
 
-    const again = agent.callTool({ name: "review_plan", arguments: { plan } });
+    const again = agent.callTool({ name: "review_plan", arguments: { plan, answer: ANSWER } });
+    await expect(shell.assistantMessages.filter({ hasText: ANSWER })).toBeVisible();
     await expect(card.getByText("Unchanged since revision 1")).toBeVisible();
     await questions.planButton(card, "approve").click();
     expect(((await again) as ReviewReply).structuredContent).toMatchObject({ verdict: "approve" });

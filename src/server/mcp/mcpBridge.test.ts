@@ -260,13 +260,26 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     ).toEqual({ ok: true });
     const reply = (await call) as ToolReply;
     expect(reply.structuredContent).toEqual({ verdict: "question", question: "Why one step?" });
-    expect(textOf(reply)).toMatch(/neither approved nor refused.*call review_plan again/s);
+    expect(textOf(reply)).toMatch(
+      /neither approved nor refused.*review_plan again with your answer/s,
+    );
     expect(textOf(reply)).toContain("<user-question>\nWhy one step?\n</user-question>");
 
-    const again = client.callTool({ name: "review_plan", arguments: { plan } });
+    const ANSWER = "One step is all the change needs.";
+    const again = client.callTool({ name: "review_plan", arguments: { plan, answer: ANSWER } });
     ({ pending } = await pendingSoon());
     const second = pending[0]!.request;
     if (second.kind !== "question") throw new Error("a plan review is a question");
+    // The answer is in the transcript, before the card it explains.
+    const said = entries(second.sessionId).map((stored) => stored.entry);
+    const answerAt = said.findIndex((e) => e.kind === "assistant.message" && e.text === ANSWER);
+    expect(answerAt).toBeGreaterThan(-1);
+    expect(
+      said.findIndex(
+        (e) =>
+          e.kind === "interaction.requested" && e.request.interactionId === second.interactionId,
+      ),
+    ).toBeGreaterThan(answerAt);
     // The question is no feedback on revision 1; the card compares the same text.
     expect(second.planRevision).toMatchObject({ number: 2, previous: { plan, feedback: [] } });
     test.server.interactions.cancel(second.interactionId);

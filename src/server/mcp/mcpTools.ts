@@ -110,12 +110,19 @@ const ReviewPlanInput = z.strictObject({
     .max(200_000)
     .refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" })
     .describe("The complete plan, as markdown."),
+  answer: z
+    .string()
+    .max(20_000)
+    .optional()
+    .describe(
+      "V7: after a `question` verdict, your answer to it, as markdown; the user reads it in plangate above this plan.",
+    ),
 });
 type ReviewPlanInput = z.infer<typeof ReviewPlanInput>;
 
 const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and wait for their verdict.
 
-Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), asks a question about it (answer it, then call this again), or sets the review aside to talk. A plan review never continues on its own.`;
+Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), asks a question about it (call this again with your answer in \`answer\`), or sets the review aside to talk. A plan review never continues on its own.`;
 
 /** V10: an outside agent's modes are its own, so the choice is passed on as a wish. */
 const MCP_OPTION_TEXT: Record<PlanApproveOption, string> = {
@@ -146,7 +153,7 @@ function reviewResult(outcome: AskOutcome): McpToolResult {
       };
     case "ask":
       return {
-        output: `The user has a question about the plan. They have neither approved nor refused it, so do not carry it out yet. Answer the question, plainly and briefly, then call review_plan again so they can decide: with exactly the same plan if your answer changes nothing in it (they will see it marked unchanged), or with a revised plan if it does.\n\n<user-question>\n${verdict.question}\n</user-question>`,
+        output: `The user has a question about the plan. They have neither approved nor refused it, so do not carry it out yet. Call review_plan again with your answer, plainly and briefly, in \`answer\` (the user reads it in plangate), so they can decide: with exactly the same plan if your answer changes nothing in it (they will see it marked unchanged), or with a revised plan if it does.\n\n<user-question>\n${verdict.question}\n</user-question>`,
         structured: { verdict: "question", question: verdict.question },
       };
     case "refuse":
@@ -180,6 +187,8 @@ const reviewTool: ToolContract<ReviewPlanInput> = {
   summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
   async run(input, context) {
     if (!context.askUser) return { output: "No user can review the plan here.", isError: true };
+    const answer = input.answer?.trim();
+    if (answer) context.sayToUser?.(answer);
     return reviewResult(await askPlanReview(context, context.askUser, MCP_REVIEW_TOOL, input.plan));
   },
 };
