@@ -120,6 +120,36 @@ test.describe("plan review with the scripted model", () => {
   });
 });
 
+test.describe("the bundled demo", () => {
+  test.use({ serverArgs: STILL });
+
+  test("[V7] the demo model answers a question about its plan and submits the same plan again, marked unchanged", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.startSession(server.url, "add a notes file for newcomers");
+    await questions.option("Project map").click();
+    await questions.submit.click();
+
+    const card = questions.planCard(questions.copy["planReview.cardName"]);
+    await expect(
+      card.getByRole("heading", { name: "Plan: a notes file for newcomers" }),
+    ).toBeVisible();
+    await card.getByRole("button", { name: questions.copy["planReview.ask"] }).click();
+    await card
+      .getByRole("textbox", { name: questions.copy["planReview.askLabel"] })
+      .fill("Will it touch the README?");
+    await card.getByRole("button", { name: questions.copy["planReview.askSend"] }).click();
+
+    await expect(shell.assistantMessages.filter({ hasText: "Good question." })).toBeVisible();
+    await expect(card.getByText("Revision 2")).toBeVisible();
+    await expect(card.getByText("Unchanged since revision 1")).toBeVisible();
+    await shell.expectMode("plan");
+  });
+});
+
 // Goldens: regenerate with `npx playwright test e2e/planReview.spec.ts -g goldens --update-snapshots`.
 for (const locale of ["en", "zh-CN"] as const) {
   test.describe(`goldens at 390×844 (${locale})`, () => {
