@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Locator, Page } from "@playwright/test";
@@ -123,7 +124,7 @@ test.describe("plan review with the scripted model", () => {
 test.describe("the bundled demo", () => {
   test.use({ serverArgs: STILL });
 
-  test("[V7] the demo model answers a question about its plan and submits the same plan again, marked unchanged", async ({
+  test("[V7][W5] the demo model answers a question about its plan and submits the same plan again, marked unchanged", async ({
     page,
     server,
   }) => {
@@ -141,6 +142,9 @@ test.describe("the bundled demo", () => {
     await card
       .getByRole("textbox", { name: questions.copy["planReview.askLabel"] })
       .fill("Will it touch the README?");
+    // W5: the open question box passes axe like the rest of the card.
+    const axe = await new AxeBuilder({ page }).include("main").analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
     await card.getByRole("button", { name: questions.copy["planReview.askSend"] }).click();
 
     await expect(shell.assistantMessages.filter({ hasText: "Good question." })).toBeVisible();
