@@ -235,7 +235,7 @@ test.describe("the bundled demo by keyboard", () => {
     const body = card.getByRole("region", { name: questions.copy["planReview.body"] });
     await expectFocusOn(page, body);
     const approve = questions.planButton(card, "approve");
-    for (let presses = 0; presses < 6; presses++) {
+    for (let presses = 0; presses < 8; presses++) {
       if (await approve.evaluate((element) => element === document.activeElement)) break;
       await page.keyboard.press("Tab");
     }

@@ -147,6 +147,7 @@ test.describe("plan review", () => {
     await expect(card.getByRole("button")).toHaveText([
       "Edit plan",
       "Add feedback",
+      "Ask about the plan",
       "Approve options",
       "Chat about it",
       "Refuse",

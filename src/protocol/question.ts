@@ -104,6 +104,11 @@ export const PlanReviewAnswer = z.strictObject({
         z.describe("the content hash of the revision the person saw (PlanRevision.contentHash)"),
       ),
   ),
+  /**
+   * V7: the answer's `other` is a question about the plan, not a verdict: it carries no label,
+   * and the agent answers it and submits the plan again.
+   */
+  ask: z.optional(z.literal(true)),
 });
 export type PlanReviewAnswer = z.infer<typeof PlanReviewAnswer>;
 

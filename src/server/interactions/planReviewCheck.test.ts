@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { QuestionRequest } from "../../protocol/index.ts";
 import { planContentHash } from "../plan/planHash.ts";
 import { planReviewQuestion } from "../tools/exitPlanMode.ts";
 import { checkAnswers } from "./answerCheck.ts";
+import { supersededApprovalProblem } from "./planReviewCheck.ts";
 
 const PLAN = "# Plan\n\n1. One\n";
 const review = planReviewQuestion(PLAN);
@@ -42,5 +44,44 @@ describe("plan-review answers (V5, V8)", () => {
       [review.question]: { labels: ["Approve"], review: { option: "yolo" } },
     });
     expect(checked.ok).toBe(false);
+  });
+
+  it("[V7] a question about the plan carries its text and no option; with a label it is malformed", () => {
+    const asking = { labels: [], other: "Why a cache?", review: { ask: true as const } };
+    expect(checkAnswers([review], { [review.question]: asking })).toMatchObject({ ok: true });
+    const withLabel = { ...asking, labels: ["Approve"] };
+    expect(checkAnswers([review], { [review.question]: withLabel })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/question about the plan/),
+    });
+  });
+});
+
+describe("a superseded revision (V8)", () => {
+  const request = (number: number, plan: string): QuestionRequest => ({
+    kind: "question",
+    interactionId: `int_${number}`,
+    sessionId: "s1",
+    toolName: "review_plan",
+    toolCallId: `call_${number}`,
+    questions: [planReviewQuestion(plan)],
+    createdAt: 0,
+    planRevision: { number, contentHash: planContentHash(plan) },
+  });
+  const first = request(1, PLAN);
+  const second = request(2, "# Plan B\n");
+  const approve = { [review.question]: { labels: ["Approve"] } };
+
+  it("[V8] approving a revision while a newer one waits is refused as PLAN_CHANGED", () => {
+    expect(supersededApprovalProblem(first, approve, [first, second])).toMatchObject({
+      code: "PLAN_CHANGED",
+    });
+  });
+
+  it("[V8] the newest revision may be approved, and an older one refused or asked about", () => {
+    expect(supersededApprovalProblem(second, approve, [first, second])).toBeUndefined();
+    const refuse = { [review.question]: { labels: ["Refuse"] } };
+    expect(supersededApprovalProblem(first, refuse, [first, second])).toBeUndefined();
+    expect(supersededApprovalProblem(first, approve, [first])).toBeUndefined();
   });
 });

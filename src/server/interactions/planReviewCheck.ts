@@ -1,4 +1,11 @@
-import type { AskUserQuestionItem, QuestionAnswer, ReceiptCode } from "../../protocol/index.ts";
+import type {
+  AskUserQuestionItem,
+  InteractionRequest,
+  QuestionAnswer,
+  QuestionAnswers,
+  QuestionRequest,
+  ReceiptCode,
+} from "../../protocol/index.ts";
 import { planContentHash } from "../plan/planHash.ts";
 
 /**
@@ -14,6 +21,9 @@ export function planReviewAnswerProblem(
   if (question.intent?.kind !== "plan-review") {
     return { message: `"${question.question}" is no plan review` };
   }
+  if (answer.review.ask && (answer.labels.length > 0 || answer.other === undefined)) {
+    return { message: "a question about the plan carries its text and no option" };
+  }
   const seen = answer.review.planHash;
   if (seen !== undefined && seen !== planContentHash(question.detail ?? "")) {
     return {
@@ -22,4 +32,28 @@ export function planReviewAnswerProblem(
     };
   }
   return undefined;
+}
+
+/**
+ * V8: an approval of a revision that a newer one of the same session already waits behind is
+ * stale, even though its own text is unchanged: the person would approve a plan the agent has
+ * replaced. Other answers (refusing it, asking about it) stay allowed.
+ */
+export function supersededApprovalProblem(
+  request: QuestionRequest,
+  answers: QuestionAnswers,
+  pendingInSession: readonly InteractionRequest[],
+): { message: string; code: ReceiptCode } | undefined {
+  const number = request.planRevision?.number;
+  const question = request.questions[0];
+  if (number === undefined || question?.intent?.kind !== "plan-review") return undefined;
+  if (!answers[question.question]?.labels.includes(question.intent.approve)) return undefined;
+  const newer = pendingInSession.some(
+    (other) => other.kind === "question" && (other.planRevision?.number ?? 0) > number,
+  );
+  if (!newer) return undefined;
+  return {
+    message: "a newer revision of this plan is waiting: review that one",
+    code: "PLAN_CHANGED",
+  };
 }

@@ -27,6 +27,7 @@ import {
   toAskOutcome,
   toPermissionOutcome,
 } from "./outcomes.ts";
+import { supersededApprovalProblem } from "./planReviewCheck.ts";
 import type {
   InteractionRegistry,
   InteractionRegistryDeps,
@@ -266,6 +267,12 @@ class Registry implements InteractionRegistry {
     }
     const checked = checkAnswers(found.request.questions, answers);
     if (!checked.ok) return rejected(checked.code ?? "INVALID_ANSWER", checked.message);
+    const superseded = supersededApprovalProblem(
+      found.request,
+      checked.answers,
+      this.pendingIn(found.request.sessionId),
+    );
+    if (superseded) return rejected(superseded.code, superseded.message);
     const outcome: InteractionOutcome = {
       type: "answered",
       answers: checked.answers,
@@ -273,6 +280,10 @@ class Registry implements InteractionRegistry {
       ...(by ? { by } : {}),
     };
     return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+  }
+
+  private pendingIn(sessionId: string): InteractionRequest[] {
+    return this.queues.ids(sessionId).flatMap((id) => this.pendingById.get(id)?.request ?? []);
   }
 
   cancel(interactionId: string, by?: AnsweredBy): Receipt {

@@ -149,7 +149,8 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     const mcpAsk = tools.find((tool) => tool.name === "ask_user_question")!.inputSchema;
     const mcpPlan = tools.find((tool) => tool.name === "review_plan")!.inputSchema;
     expect(mcpAsk.properties).toEqual((modelAsk as { properties: unknown }).properties);
-    expect(mcpPlan.properties).toEqual({ plan: modelPlan.properties.plan });
+    expect(mcpPlan.properties?.plan).toEqual(modelPlan.properties.plan);
+    expect(Object.keys(mcpPlan.properties ?? {}).sort()).toEqual(["answer", "plan"]);
     expect(JSON.stringify(mcpAsk)).toContain("A very short topic label shown as a chip.");
     expect(JSON.stringify(mcpAsk)).not.toContain("intent");
     expect(JSON.stringify(mcpPlan)).toContain("The complete plan, as markdown.");
@@ -260,6 +261,74 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(textOf(reply)).toContain("1. One, smaller");
     expect(textOf(reply)).toMatch(/edits accepted automatically/);
     expect(textOf(reply)).toContain("Keep it small");
+  });
+
+  it("[V7][V10] a question about the plan comes back as no verdict; the same plan called again is the next revision, unchanged", async () => {
+    const plan = "# Plan\n\n1. One";
+    const call = client.callTool({ name: "review_plan", arguments: { plan } });
+    let { pending } = await pendingSoon();
+    const review = pending[0]!.request;
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    expect(
+      test.server.interactions.answer(review.interactionId, {
+        [review.questions[0]!.question]: {
+          labels: [],
+          other: "Why one step?",
+          review: { ask: true },
+        },
+      }),
+    ).toEqual({ ok: true });
+    const reply = (await call) as ToolReply;
+    expect(reply.structuredContent).toEqual({ verdict: "question", question: "Why one step?" });
+    expect(textOf(reply)).toMatch(
+      /neither approved nor refused.*review_plan again with your answer/s,
+    );
+    expect(textOf(reply)).toContain("<user-question>\nWhy one step?\n</user-question>");
+
+    const ANSWER = "One step is all the change needs.";
+    const again = client.callTool({ name: "review_plan", arguments: { plan, answer: ANSWER } });
+    ({ pending } = await pendingSoon());
+    const second = pending[0]!.request;
+    if (second.kind !== "question") throw new Error("a plan review is a question");
+    // The answer is in the transcript, before the card it explains.
+    const said = entries(second.sessionId).map((stored) => stored.entry);
+    const answerAt = said.findIndex((e) => e.kind === "assistant.message" && e.text === ANSWER);
+    expect(answerAt).toBeGreaterThan(-1);
+    expect(
+      said.findIndex(
+        (e) =>
+          e.kind === "interaction.requested" && e.request.interactionId === second.interactionId,
+      ),
+    ).toBeGreaterThan(answerAt);
+    // The question is no feedback on revision 1; the card compares the same text.
+    expect(second.planRevision).toMatchObject({ number: 2, previous: { plan, feedback: [] } });
+    test.server.interactions.cancel(second.interactionId);
+    await again;
+  });
+
+  it("[V8] an approval of a revision while the agent's newer one waits behind it is PLAN_CHANGED and changes nothing", async () => {
+    const first = client.callTool({ name: "review_plan", arguments: { plan: "# Plan A" } });
+    const { session } = await pendingSoon();
+    const pending = () => test.server.interactions.pending(session.id);
+    const second = client.callTool({ name: "review_plan", arguments: { plan: "# Plan B" } });
+    await vi.waitFor(() => expect(pending()).toHaveLength(2));
+    const [old, newer] = pending().map((p) => p.request);
+    if (old?.kind !== "question" || newer?.kind !== "question") throw new Error("two reviews");
+    const approve = (request: typeof old) =>
+      test.server.interactions.answer(request.interactionId, {
+        [request.questions[0]!.question]: {
+          labels: ["Approve"],
+          review: { planHash: request.planRevision?.contentHash },
+        },
+      });
+    expect(approve(old)).toMatchObject({ ok: false, code: "PLAN_CHANGED" });
+    expect(pending()).toHaveLength(2);
+    test.server.interactions.answer(old.interactionId, {
+      [old.questions[0]!.question]: { labels: ["Refuse"] },
+    });
+    expect(((await first) as ToolReply).structuredContent).toEqual({ verdict: "refuse" });
+    expect(approve(newer)).toEqual({ ok: true });
+    expect(((await second) as ToolReply).structuredContent).toMatchObject({ verdict: "approve" });
   });
 
   it("[X1][T2] write_todos keeps the agent's list in its session", async () => {

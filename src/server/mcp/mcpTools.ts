@@ -6,7 +6,7 @@ import {
   askUserQuestionTool,
   type FilledAskUserQuestionInput,
 } from "../tools/askUserQuestion.ts";
-import type { ToolContract, ToolResult } from "../tools/contract.ts";
+import type { ToolContract, ToolResult, UserStep } from "../tools/contract.ts";
 import {
   ExitPlanModeInput,
   type FilledPlanInput,
@@ -41,7 +41,7 @@ export const mcpOutputSchemas = {
       .describe("True when nobody answered and the question continued after its countdown."),
   }),
   [MCP_REVIEW_TOOL]: z.object({
-    verdict: z.enum(["approve", "feedback", "refuse", "dismiss"]),
+    verdict: z.enum(["approve", "feedback", "question", "refuse", "dismiss"]),
     note: z.string().optional().describe("The user's note with an approval."),
     option: z
       .enum(["default", "edit", "build", "fresh"])
@@ -50,6 +50,12 @@ export const mcpOutputSchemas = {
         "V5, with an approval: how the user wants it carried out. default: as before planning; edit: accept file edits without asking; build: ask before each edit; fresh: start from a fresh context holding the plan.",
       ),
     feedback: z.string().optional().describe("What the user wants changed."),
+    question: z
+      .string()
+      .optional()
+      .describe(
+        "V7: the user's question about the plan. No verdict: answer it, then call review_plan again.",
+      ),
     editedPlan: z
       .string()
       .optional()
@@ -103,13 +109,21 @@ const todosTool: ToolContract<unknown> = {
   },
 };
 
-/** The plan field of ExitPlanMode's input, as it is: an outside agent has no allowedPrompts. */
-const ReviewPlanInput = ExitPlanModeInput.pick({ plan: true });
+/** The plan field of ExitPlanMode's input, as it is (an outside agent has no allowedPrompts). */
+const ReviewPlanInput = ExitPlanModeInput.pick({ plan: true }).extend({
+  answer: z
+    .string()
+    .max(20_000)
+    .optional()
+    .describe(
+      "V7: after a `question` verdict, your answer to it, as markdown; the user reads it in plangate above this plan.",
+    ),
+});
 type ReviewPlanInput = z.infer<typeof ReviewPlanInput>;
 
 const REVIEW_DESCRIPTION = `Show your finished plan to the user in plangate and wait for their verdict.
 
-Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), or sets the review aside to talk. A plan review never continues on its own.`;
+Pass the whole plan as markdown: the goal, the steps in order, the files each step touches, and how the result will be checked. The user approves it, refuses it (maybe with feedback), asks a question about it (call this again with your answer in \`answer\`), or sets the review aside to talk. A plan review never continues on its own.`;
 
 /** V10: an outside agent's modes are its own, so the choice is passed on as a wish. */
 const MCP_OPTION_TEXT: Record<PlanApproveOption, string> = {
@@ -139,6 +153,11 @@ function reviewResult(input: FilledPlanInput<ReviewPlanInput>): McpToolResult {
         output: `The user did not approve the plan. Revise it to their feedback and submit it again with review_plan.\n\nTheir feedback:\n\n${verdict.text}`,
         structured: { verdict: "feedback", feedback: verdict.text },
       };
+    case "ask":
+      return {
+        output: `The user has a question about the plan. They have neither approved nor refused it, so do not carry it out yet. Call review_plan again with your answer, plainly and briefly, in \`answer\` (the user reads it in plangate), so they can decide: with exactly the same plan if your answer changes nothing in it (they will see it marked unchanged), or with a revised plan if it does.\n\n<user-question>\n${verdict.question}\n</user-question>`,
+        structured: { verdict: "question", question: verdict.question },
+      };
     case "refuse":
       return {
         output:
@@ -158,6 +177,20 @@ function dismissedResult(): McpToolResult {
   };
 }
 
+/** V7: the agent's answer to the user's question lands in the transcript above the plan it asks about. */
+function sayingTheAnswerFirst(
+  step: UserStep<ReviewPlanInput, FilledPlanInput<ReviewPlanInput>>,
+): UserStep<ReviewPlanInput, FilledPlanInput<ReviewPlanInput>> {
+  return {
+    ...step,
+    request(input, context) {
+      const answer = input.answer?.trim();
+      if (answer) context.sayToUser?.(answer);
+      return step.request(input, context);
+    },
+  };
+}
+
 const reviewTool: ToolContract<ReviewPlanInput, FilledPlanInput<ReviewPlanInput>> = {
   name: MCP_REVIEW_TOOL,
   description: REVIEW_DESCRIPTION,
@@ -166,10 +199,12 @@ const reviewTool: ToolContract<ReviewPlanInput, FilledPlanInput<ReviewPlanInput>
   destructive: false,
   requiresUserInteraction: true,
   allowedInPlanMode: true,
-  userStep: planReviewStep<ReviewPlanInput>(MCP_REVIEW_TOOL, ReviewPlanInput, (outcome) =>
-    outcome.type === "cancelled"
-      ? dismissedResult()
-      : { output: `The plan review ended without a verdict: ${outcome.reason}.`, isError: true },
+  userStep: sayingTheAnswerFirst(
+    planReviewStep<ReviewPlanInput>(MCP_REVIEW_TOOL, ReviewPlanInput, (outcome) =>
+      outcome.type === "cancelled"
+        ? dismissedResult()
+        : { output: `The plan review ended without a verdict: ${outcome.reason}.`, isError: true },
+    ),
   ),
   summarize: (input) => input.plan.trim().split("\n")[0] ?? "",
   run: async (input) => reviewResult(input),

@@ -46,9 +46,10 @@ export class PlanRevisions {
       entry.kind === "interaction.resolved" &&
       entry.interactionId === this.last?.interactionId
     ) {
-      if (entry.outcome.type === "answered") {
-        this.note(entry.outcome.answers[this.last.question]?.other);
-      }
+      const answer =
+        entry.outcome.type === "answered" ? entry.outcome.answers[this.last.question] : undefined;
+      // V7: a question about the plan is no feedback on it; its answer is in the transcript.
+      if (!answer?.review?.ask) this.note(answer?.other);
     } else if (entry.kind === "user.message" && this.last !== undefined && !entry.synthetic) {
       this.note(entry.text);
     }

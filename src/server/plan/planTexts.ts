@@ -146,6 +146,21 @@ export function planNotApprovedText(): string {
   return "The user did not approve the plan.";
 }
 
+/**
+ * V7: the user asked about the plan instead of deciding. The question is no verdict, so the
+ * model answers where the user reads it and asks for the verdict again.
+ */
+export function planQuestionText(question: string): string {
+  return [
+    "The user has a question about your plan. They have neither approved nor refused it; plan mode is still on and nothing may change yet.",
+    "Answer the question in your reply, plainly and briefly. Then call ExitPlanMode again so they can decide: with exactly the same plan text if your answer changes nothing in it (they will see it marked unchanged), or with a revised plan if it does.",
+    "",
+    "<user-question>",
+    question,
+    "</user-question>",
+  ].join("\n");
+}
+
 /** P10: refused without a word; the turn ends so the user can say what they want. */
 export function planRefusedText(): string {
   return [

@@ -391,6 +391,9 @@ export class SessionManager {
         if (this.closed) throw new ManagerClosed("the session manager is closed");
         return this.modes.change(sessionId, mode);
       },
+      sayToUser: (text) => {
+        this.append(sessionId, { kind: "assistant.message", text });
+      },
       // The prompt path: a running turn takes it as the user's next message.
       steerUserMessage: (text) => {
         this.prompt(sessionId, text);

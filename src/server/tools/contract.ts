@@ -44,6 +44,8 @@ export interface ToolContext {
   readonly setPlanMode?: (enabled: boolean) => ExecutionMode;
   /** V5: sets the whole mode through the same path (an approve option picks the permission mode). */
   readonly setExecutionMode?: (mode: ExecutionMode) => ExecutionMode;
+  /** V7: the agent's own words, written into its transcript (an MCP agent's answer to a question). */
+  readonly sayToUser?: (markdown: string) => void;
   /** P9: the text joins the running turn as a real user message, after this call's result. */
   readonly steerUserMessage?: (text: string) => void;
   /**
@@ -71,6 +73,7 @@ export type ToolContextExtras = Partial<
     | "setPlanMode"
     | "setExecutionMode"
     | "steerUserMessage"
+    | "sayToUser"
     | "recordPlanApproved"
     | "planRevision"
     | "hiddenFrom"

@@ -200,6 +200,32 @@ describe("ExitPlanMode", () => {
     );
   });
 
+  it("[V7] a question about the plan: no verdict, the turn goes on, the model is told to answer and submit again, nothing is steered or saved", async () => {
+    const { recorded, review } = contextAnswering({
+      type: "answered",
+      auto: false,
+      answers: {
+        "Review this implementation plan": {
+          labels: [],
+          other: "  Why wrap the store?  ",
+          review: { ask: true },
+        },
+      },
+    });
+    const result = await review({ plan: PLAN });
+    expect(result.endTurn).toBeUndefined();
+    expect(result.isError).toBeUndefined();
+    expect(result.output).toMatch(
+      /^The user has a question about your plan\. They have neither approved nor refused it/,
+    );
+    expect(result.output).toMatch(
+      /Answer the question in your reply.*call ExitPlanMode again.*exactly the same plan text/,
+    );
+    expect(result.output).toContain("<user-question>\nWhy wrap the store?\n</user-question>");
+    expect(recorded).toEqual({ asked: [expect.anything()], modes: [], steered: [], approved: [] });
+    expect(existsSync(planFilePath(workspace, "sess_1"))).toBe(false);
+  });
+
   it("[P10] refuse without feedback ends the turn; no plan file, plan stays on", async () => {
     const { recorded, review } = contextAnswering(answered(["Refuse"]));
     const result = await review({ plan: PLAN });

@@ -17,6 +17,7 @@ import { planContentHash } from "../plan/planHash.ts";
 import {
   planApprovedText,
   planNotApprovedText,
+  planQuestionText,
   planRefusedText,
   planReviewAbortedText,
 } from "../plan/planTexts.ts";
@@ -33,7 +34,7 @@ const DESCRIPTION = `Submit your finished plan to the user for review and, if th
 
 Call it only in plan mode, once you have explored enough to know what to change and how. Pass the whole plan as markdown in \`plan\`: the goal in a sentence or two, the steps in order, the files each step touches, and how the result will be checked. The user reads exactly this text, so make it complete and easy to scan; headings, lists, tables and code blocks are fine.
 
-The user then approves the plan, refuses it, or sets the review aside to talk. When they approve, plan mode ends and you start carrying the plan out. When they refuse with comments, their comments follow as a message: revise the plan and submit it again. When they refuse without comment or want to talk, wait for their next message.
+The user then approves the plan, refuses it, asks a question about it, or sets the review aside to talk. When they approve, plan mode ends and you start carrying the plan out. When they refuse with comments, their comments follow as a message: revise the plan and submit it again. When they ask a question, the result holds it: answer it, then submit the plan again. When they refuse without comment or want to talk, wait for their next message.
 
 This is the one way to ask whether a plan is acceptable: do not ask that with AskUserQuestion or in plain text. Use AskUserQuestion before this point only for real choices the plan depends on.
 
@@ -125,6 +126,7 @@ export interface ExitPlanModeDeps {
 export type PlanVerdict =
   | { type: "approve"; note?: string; option: PlanApproveOption; editedPlan?: string }
   | { type: "feedback"; text: string }
+  | { type: "ask"; question: string }
   | { type: "refuse" }
   | { type: "dismiss" };
 
@@ -132,6 +134,8 @@ export type PlanVerdict =
 export function verdictOf(answers: QuestionAnswers): PlanVerdict {
   const answer: QuestionAnswer | undefined = answers[REVIEW_QUESTION];
   const other = answer?.other?.trim() || undefined;
+  // V7: a question is no verdict; the answer check made sure it carries no label.
+  if (answer?.review?.ask && other !== undefined) return { type: "ask", question: other };
   if (answer?.labels.includes(APPROVE_LABEL)) {
     const option = answer.review?.option ?? "default";
     const edited = answer.review?.editedPlan;
@@ -227,6 +231,8 @@ export function createExitPlanModeTool(
           return approve(input, verdict, context, deps);
         case "feedback":
           return steerFeedback(verdict.text, context);
+        case "ask":
+          return { output: planQuestionText(verdict.question) };
         case "refuse":
           return { output: planRefusedText(), endTurn: true };
         case "dismiss":

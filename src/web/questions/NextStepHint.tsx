@@ -17,7 +17,7 @@ export function NextStepHint({ sessionId }: { sessionId: string }) {
   const text =
     step.kind === "refused"
       ? t(step.feedback === undefined ? "nextStep.refused" : "nextStep.refusedWithFeedback")
-      : t(step.kind === "approved" ? "nextStep.approved" : "nextStep.chat");
+      : t(`nextStep.${step.kind}`);
   return (
     <p className="qnext-step" data-testid="next-step" role="status">
       {text}

@@ -244,6 +244,8 @@ describe("PlanReviewPanel", () => {
     await user.tab();
     expect(screen.getByRole("button", { name: "Add feedback" })).toHaveFocus();
     await user.tab();
+    expect(screen.getByRole("button", { name: "Ask about the plan" })).toHaveFocus();
+    await user.tab();
     expect(screen.getByRole("button", { name: "Approve options" })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole("button", { name: "Chat about it" })).toHaveFocus();
@@ -428,5 +430,31 @@ describe("PlanReviewPanel, approving (V4, V5, V8, V9)", () => {
         review: { option: "default", planHash: "abc123", editedPlan: "# Mine\n\n1. Only step" },
       },
     });
+  });
+
+  it("[V7] Ask about the plan sends the question with no label, so nothing is approved or refused", async () => {
+    const { props, user } = setup(reviewItem, { review: hashed() });
+    await user.click(screen.getByRole("button", { name: "Ask about the plan" }));
+    const box = screen.getByRole("textbox", { name: /Your question/ });
+    expect(box).toHaveFocus();
+    const send = screen.getByRole("button", { name: "Send question" });
+    expect(send).toBeDisabled();
+    await user.type(box, "  Why SQLite?  ");
+    await user.click(send);
+    expect(props.onAnswer).toHaveBeenCalledTimes(1);
+    expect(props.onAnswer).toHaveBeenCalledWith({
+      [reviewItem.question]: { labels: [], other: "Why SQLite?", review: { ask: true } },
+    });
+    expect(props.onCancel).not.toHaveBeenCalled();
+    // I6: one shot until the receipt, like every other action on the card.
+    expect(screen.getByRole("button", { name: "Approve" })).toBeDisabled();
+  });
+
+  it("[V7] asks in zh-CN too, and the decision row keeps its three buttons last", async () => {
+    const { user } = setup(reviewItem, {}, "zh-CN");
+    await user.click(screen.getByRole("button", { name: "就计划提问" }));
+    expect(screen.getByRole("button", { name: "发送问题" })).toBeInTheDocument();
+    const names = screen.getAllByRole("button").map((button) => button.textContent);
+    expect(names.slice(-3)).toEqual(["先聊聊", "拒绝", "批准"]);
   });
 });

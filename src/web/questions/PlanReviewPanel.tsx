@@ -9,6 +9,7 @@ import type {
 import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ApproveOptions } from "./ApproveOptions.tsx";
+import { AskAboutPlan } from "./AskAboutPlan.tsx";
 import { changeCounts } from "./changeSummary.ts";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
@@ -124,6 +125,14 @@ export function PlanReviewPanel({
     });
   }
 
+  // V7: the question travels as the answer's text with no label: no verdict is given.
+  function onAsk(text: string) {
+    fire(() => {
+      activity.discard();
+      onAnswer({ [question.question]: { labels: [], other: text, review: { ask: true } } });
+    });
+  }
+
   function onChat() {
     fire(() => {
       activity.discard();
@@ -202,58 +211,63 @@ export function PlanReviewPanel({
         )}
       </section>
 
-      <div className="qreview-edit">
-        <button
-          type="button"
-          className="qbtn qbtn--link"
-          aria-pressed={editing}
-          disabled={latched}
-          onClick={() => setEditing((on) => !on)}
-        >
-          {t("planReview.editPlan")}
-        </button>
-        {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
-      </div>
-
-      {refuse !== undefined && (
-        <div className="qreview-feedback">
+      {/* W6: the disclosures share wrapping rows, so a phone keeps the plan and the decision in view. */}
+      <div className="qreview-tools">
+        <div className="qreview-edit">
           <button
             type="button"
             className="qbtn qbtn--link"
-            aria-expanded={feedbackOpen}
-            aria-controls={feedbackId}
-            onClick={() => {
-              focusFeedback.current = !feedbackOpen;
-              setFeedbackOpen(!feedbackOpen);
-            }}
+            aria-pressed={editing}
+            disabled={latched}
+            onClick={() => setEditing((on) => !on)}
           >
-            {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+            {t("planReview.editPlan")}
           </button>
-          <div id={feedbackId} hidden={!feedbackOpen}>
-            <label className="qreview-feedback-label">
-              <span>{t("planReview.feedbackLabel")}</span>
-              <textarea
-                ref={feedbackRef}
-                className="qreview-feedback-text"
-                rows={3}
-                maxLength={4000}
-                placeholder={t("planReview.feedbackPlaceholder")}
-                value={feedback}
-                disabled={latched}
-                onChange={(event) => onFeedbackChange(event.target.value)}
-              />
-            </label>
-          </div>
+          {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
         </div>
-      )}
 
-      <ApproveOptions
-        open={optionsOpen}
-        chosen={approveOption}
-        disabled={latched}
-        onToggle={() => setOptionsOpen((open) => !open)}
-        onChoose={setApproveOption}
-      />
+        {refuse !== undefined && (
+          <div className="qreview-feedback">
+            <button
+              type="button"
+              className="qbtn qbtn--link"
+              aria-expanded={feedbackOpen}
+              aria-controls={feedbackId}
+              onClick={() => {
+                focusFeedback.current = !feedbackOpen;
+                setFeedbackOpen(!feedbackOpen);
+              }}
+            >
+              {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+            </button>
+            <div id={feedbackId} hidden={!feedbackOpen}>
+              <label className="qreview-feedback-label">
+                <span>{t("planReview.feedbackLabel")}</span>
+                <textarea
+                  ref={feedbackRef}
+                  className="qreview-feedback-text"
+                  rows={3}
+                  maxLength={4000}
+                  placeholder={t("planReview.feedbackPlaceholder")}
+                  value={feedback}
+                  disabled={latched}
+                  onChange={(event) => onFeedbackChange(event.target.value)}
+                />
+              </label>
+            </div>
+          </div>
+        )}
+
+        <AskAboutPlan disabled={latched} onAsk={onAsk} />
+
+        <ApproveOptions
+          open={optionsOpen}
+          chosen={approveOption}
+          disabled={latched}
+          onToggle={() => setOptionsOpen((open) => !open)}
+          onChoose={setApproveOption}
+        />
+      </div>
 
       <OfflineHint held={latched} />
       {rejection !== null && <ReceiptMessage rejection={rejection} />}

@@ -3,7 +3,9 @@ import { planReviewOf } from "./planReviewOf.ts";
 
 /** W9: how a plan review ended, in the words the transcript card uses. */
 export type PlanDecision =
-  | { kind: "approved" }
+  | { kind: "approved"; edited?: true }
+  /** V7: a question about the plan, which neither approved nor refused it. */
+  | { kind: "asked"; question: string }
   | { kind: "refused"; feedback?: string }
   | { kind: "chat" }
   | { kind: "closed" };
@@ -32,8 +34,17 @@ export function decidedPlanOf(
     case "answered": {
       const answer = outcome.answers[review.question.question];
       const feedback = answer?.other?.trim() || undefined;
-      if (answer?.labels.includes(review.approve.label))
+      if (answer?.review?.ask && feedback !== undefined) {
+        return { ...base, decision: { kind: "asked", question: feedback } };
+      }
+      if (answer?.labels.includes(review.approve.label)) {
+        // V6: what was approved is the person's edited text, so that is what stays readable.
+        const edited = answer.review?.editedPlan;
+        if (edited !== undefined && edited.trim() !== "") {
+          return { ...base, plan: edited, decision: { kind: "approved", edited: true } };
+        }
         return { ...base, decision: { kind: "approved" } };
+      }
       if (answer === undefined) return { ...base, decision: { kind: "closed" } };
       return { ...base, decision: feedback ? { kind: "refused", feedback } : { kind: "refused" } };
     }

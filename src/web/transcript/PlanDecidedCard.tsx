@@ -1,7 +1,8 @@
+import type { TFunction } from "i18next";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../markdown/Markdown.tsx";
-import type { DecidedPlan } from "../questions/planDecision.ts";
+import type { DecidedPlan, PlanDecision } from "../questions/planDecision.ts";
 
 const OUTCOME_KEYS = {
   approved: "planDecided.approved",
@@ -9,6 +10,15 @@ const OUTCOME_KEYS = {
   chat: "planDecided.chat",
   closed: "planDecided.closed",
 } as const;
+
+function outcomeText(decision: PlanDecision, t: TFunction<"question">): string {
+  if (decision.kind === "refused" && decision.feedback !== undefined) {
+    return t("planDecided.refusedWithFeedback", { feedback: decision.feedback });
+  }
+  if (decision.kind === "asked") return t("planDecided.askedWith", { question: decision.question });
+  if (decision.kind === "approved" && decision.edited) return t("planDecided.approvedEdited");
+  return t(OUTCOME_KEYS[decision.kind]);
+}
 
 /**
  * W9: a reviewed plan stays readable after any outcome, titled with its revision and outcome.
@@ -24,10 +34,7 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
 }) {
   const { t } = useTranslation("question");
   const { decision, revision, plan } = decided;
-  const outcome =
-    decision.kind === "refused" && decision.feedback !== undefined
-      ? t("planDecided.refusedWithFeedback", { feedback: decision.feedback })
-      : t(OUTCOME_KEYS[decision.kind]);
+  const outcome = outcomeText(decision, t);
   const title = t("planDecided.title", { number: revision, outcome });
   return (
     <details

@@ -100,6 +100,65 @@ describe("transcriptItems", () => {
     });
   });
 
+  it("[W9][V6] an approval of an edited plan keeps the edited text, the one approved, marked as edited", () => {
+    const EDITED = "# Plan\n\n1. migrate, then verify";
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request: reviewRequest("r1") },
+        {
+          kind: "interaction.resolved",
+          interactionId: "r1",
+          outcome: {
+            type: "answered",
+            answers: {
+              "Review this implementation plan": {
+                labels: ["Approve"],
+                review: { option: "default", editedPlan: EDITED },
+              },
+            },
+            auto: false,
+          },
+        },
+        { kind: "plan.approved", plan: EDITED, path: ".zcode/plans/plan-s1.md" },
+      ),
+    );
+    expect(items).toEqual([
+      {
+        kind: "planDecided",
+        seq: 2,
+        decided: { plan: EDITED, revision: 1, decision: { kind: "approved", edited: true } },
+        saved: { path: ".zcode/plans/plan-s1.md" },
+      },
+    ]);
+  });
+
+  it("[W9][V7] a question about the plan becomes a decided card that names the question, not a refusal", () => {
+    const items = transcriptItems(
+      log(
+        { kind: "interaction.requested", request: reviewRequest("r1") },
+        {
+          kind: "interaction.resolved",
+          interactionId: "r1",
+          outcome: {
+            type: "answered",
+            answers: {
+              "Review this implementation plan": {
+                labels: [],
+                other: "Why migrate?",
+                review: { ask: true },
+              },
+            },
+            auto: false,
+          },
+        },
+      ),
+    );
+    expect(items[0]).toMatchObject({
+      kind: "planDecided",
+      decided: { plan: PLAN, decision: { kind: "asked", question: "Why migrate?" } },
+    });
+  });
+
   it("[W9] a question that is no plan review keeps its one-line outcome", () => {
     const request = { ...reviewRequest("q1"), toolName: "AskUserQuestion" };
     request.questions = [{ ...request.questions[0]!, intent: undefined }];

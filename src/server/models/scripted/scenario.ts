@@ -19,25 +19,42 @@ const ScriptedToolCall = z.strictObject({
   input: z.unknown().default({}),
 });
 
+const stepShape = {
+  /** Markdown the model "writes"; `{{user}}` and `{{result}}` are filled in. */
+  say: z.string().optional(),
+  tools: z.array(ScriptedToolCall).optional(),
+  /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
+  delayMs: z.number().int().min(0).max(60_000).optional(),
+};
+const saysOrCalls = {
+  check: (step: { say?: string | undefined; tools?: unknown[] | undefined }) =>
+    step.say !== undefined || (step.tools?.length ?? 0) > 0,
+  message: "a step needs `say`, `tools`, or both",
+};
+
 const ScriptedStep = z
-  .strictObject({
-    /** Markdown the model "writes"; `{{user}}` and `{{result}}` are filled in. */
-    say: z.string().optional(),
-    tools: z.array(ScriptedToolCall).optional(),
-    /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
-    delayMs: z.number().int().min(0).max(60_000).optional(),
-  })
-  .refine((step) => step.say !== undefined || (step.tools?.length ?? 0) > 0, {
-    message: "a step needs `say`, `tools`, or both",
-  });
+  .strictObject(stepShape)
+  .refine(saysOrCalls.check, { message: saysOrCalls.message });
+
+const Regex = z.string().refine(validRegex, { message: "not a valid regular expression" });
+
+/**
+ * V7: a step played whenever the tool results just before the model's call match `result`,
+ * in place of the turn's next step, which still comes after it. A reaction can play any
+ * number of times (a second question about the plan gets a second answer).
+ */
+const ScriptedReaction = z
+  .strictObject({ ...stepShape, result: Regex })
+  .refine(saysOrCalls.check, { message: saysOrCalls.message });
 
 const ScriptedTurn = z.strictObject({
   /**
    * Case-insensitive regular expression tested against the user's message; omit for a
    * fallback. It runs in linear time (R12), so lookaround and backreferences are refused.
    */
-  match: z.string().refine(validRegex, { message: "not a valid regular expression" }).optional(),
+  match: Regex.optional(),
   steps: z.array(ScriptedStep).min(1),
+  reactions: z.array(ScriptedReaction).optional(),
 });
 
 export const Scenario = z.strictObject({
@@ -49,6 +66,7 @@ export const Scenario = z.strictObject({
 export type Scenario = z.infer<typeof Scenario>;
 export type ScriptedTurn = z.infer<typeof ScriptedTurn>;
 export type ScriptedStep = z.infer<typeof ScriptedStep>;
+export type ScriptedReaction = z.infer<typeof ScriptedReaction>;
 
 /** Reads and checks a scenario file (YAML, or JSON, which YAML also reads). */
 export function loadScenario(file: string): Scenario {

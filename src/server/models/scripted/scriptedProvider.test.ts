@@ -165,3 +165,41 @@ describe("scenario files", () => {
     expect(reply.text).toBe("Got: # Notes");
   });
 });
+
+describe("[V7] scripted reactions", () => {
+  const reacting = new ScriptedProvider(
+    "scripted/test",
+    parseScenario(
+      `
+turns:
+  - steps:
+      - say: "Submitting"
+        tools: [{ name: ExitPlanMode, input: { plan: "# P" } }]
+      - say: "Approved, carrying on"
+    reactions:
+      - result: "has a question about your plan"
+        say: "Answer"
+        tools: [{ name: ExitPlanMode, input: { plan: "# P" } }]
+`,
+      "reacting.yaml",
+    ),
+  );
+  const reply = { role: "assistant", content: "", toolCalls: [] } as ModelMessage;
+  const result = (content: string): ModelMessage => ({
+    role: "tool",
+    toolCallId: "c",
+    name: "ExitPlanMode",
+    content,
+    isError: false,
+  });
+  const QUESTION = result("The user has a question about your plan. …");
+
+  it("plays a reaction whenever the last results match, any number of times, without using up the turn's steps", async () => {
+    const start: ModelMessage[] = [{ role: "user", content: "do it" }, reply, QUESTION];
+    expect((await reacting.complete(request(start))).text).toBe("Answer");
+    const twice = [...start, reply, QUESTION];
+    expect((await reacting.complete(request(twice))).text).toBe("Answer");
+    const approved = [...twice, reply, result("The user approved your plan.")];
+    expect((await reacting.complete(request(approved))).text).toBe("Approved, carrying on");
+  });
+});

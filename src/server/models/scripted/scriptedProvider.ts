@@ -7,7 +7,7 @@ import type {
   ModelResponse,
   ModelToolCall,
 } from "../provider.ts";
-import type { Scenario, ScriptedStep, ScriptedTurn } from "./scenario.ts";
+import type { Scenario, ScriptedReaction, ScriptedStep, ScriptedTurn } from "./scenario.ts";
 
 const FALLBACK_DONE = "That is all I have scripted for this message.";
 const NO_TURN = "This scenario has no reply scripted for that message.";
@@ -20,6 +20,8 @@ interface Position {
   step: number;
   /** Text of the tool results after the previous reply. */
   result: string;
+  /** For each reply of the current turn, the tool results it answered (V7: reactions). */
+  resultsBeforeReplies: string[];
 }
 
 /**
@@ -36,7 +38,7 @@ export class ScriptedProvider implements ModelProvider {
     throwIfAborted(request.signal);
     const position = positionOf(request.messages);
     const turn = pickTurn(this.scenario.turns, position.user);
-    const step: ScriptedStep | undefined = turn?.steps[position.step];
+    const step: ScriptedStep | undefined = turn && nextStepOf(turn, position);
     if (!step) {
       const text = turn ? (this.scenario.done ?? FALLBACK_DONE) : NO_TURN;
       request.onText?.(text);
@@ -70,6 +72,19 @@ function withoutRuntimeNotes(messages: readonly ModelMessage[]): ModelMessage[] 
   );
 }
 
+/** V7: a reaction answers the results it matches; the turn's own steps count only the other replies. */
+function nextStepOf(turn: ScriptedTurn, position: Position): ScriptedStep | undefined {
+  const reaction = reactionTo(turn, position.result);
+  if (reaction) return reaction;
+  const reactions = position.resultsBeforeReplies.filter((result) => reactionTo(turn, result));
+  return turn.steps[position.step - reactions.length];
+}
+
+function reactionTo(turn: ScriptedTurn, result: string): ScriptedReaction | undefined {
+  if (result === "") return undefined;
+  return turn.reactions?.find((reaction) => matcherOf(reaction.result).test(result));
+}
+
 export function positionOf(all: readonly ModelMessage[]): Position {
   const messages = withoutRuntimeNotes(all);
   let lastUser = -1;
@@ -81,29 +96,37 @@ export function positionOf(all: readonly ModelMessage[]): Position {
   }
   const user = lastUser >= 0 ? (messages[lastUser] as { content: string }).content : "";
   const since = messages.slice(lastUser + 1);
-  const step = since.filter((message) => message.role === "assistant").length;
-  const results: string[] = [];
-  for (let index = since.length - 1; index >= 0; index--) {
-    const message = since[index]!;
-    if (message.role !== "tool") break;
-    results.unshift(message.content);
+  const resultsBeforeReplies: string[] = [];
+  let results: string[] = [];
+  for (const message of since) {
+    if (message.role === "tool") results.push(message.content);
+    else if (message.role === "assistant") {
+      resultsBeforeReplies.push(results.join("\n\n"));
+      results = [];
+    }
   }
-  return { user, step, result: results.join("\n\n") };
+  return {
+    user,
+    step: resultsBeforeReplies.length,
+    result: results.join("\n\n"),
+    resultsBeforeReplies,
+  };
 }
 
-const matchers = new WeakMap<ScriptedTurn, LinearRegex>();
+const matchers = new Map<string, LinearRegex>();
 
 /** R12: a linear-time match, so a long message cannot stall the server in a matcher. */
+function matcherOf(source: string): LinearRegex {
+  let matcher = matchers.get(source);
+  if (!matcher) {
+    matcher = compileLinear(source, { caseInsensitive: true });
+    matchers.set(source, matcher);
+  }
+  return matcher;
+}
+
 function pickTurn(turns: readonly ScriptedTurn[], user: string): ScriptedTurn | undefined {
-  return turns.find((turn) => {
-    if (turn.match === undefined) return true;
-    let matcher = matchers.get(turn);
-    if (!matcher) {
-      matcher = compileLinear(turn.match, { caseInsensitive: true });
-      matchers.set(turn, matcher);
-    }
-    return matcher.test(user);
-  });
+  return turns.find((turn) => turn.match === undefined || matcherOf(turn.match).test(user));
 }
 
 function fillStrings(value: unknown, fill: (text: string) => string): unknown {

@@ -127,6 +127,75 @@ describe("the bundled demo scenario", () => {
     expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 
+  it("[V7] a question about the plan gets an answer in the transcript and the same plan back as the next revision, twice, and approving it still carries the lane on", async () => {
+    const { id } = manager.create();
+    manager.prompt(id, "add a notes file for newcomers");
+    const question = await waitForEntry(log, id, "interaction.requested");
+    const ask = question.entry.request;
+    if (ask.kind !== "question") throw new Error("expected the AskUserQuestion batch");
+    registry.answer(ask.interactionId, {
+      [ask.questions[0]!.question]: { labels: ["Project map"] },
+    });
+
+    const reviews = () =>
+      entries(id).flatMap((e) =>
+        e.kind === "interaction.requested" && e.request.toolName === "ExitPlanMode"
+          ? [e.request]
+          : [],
+      );
+    const reviewNumber = async (n: number) => {
+      await waitForEntry(
+        log,
+        id,
+        "interaction.requested",
+        (e) => e.request.kind === "question" && e.request.planRevision?.number === n,
+      );
+      return reviews().at(-1)!;
+    };
+    const first = await reviewNumber(1);
+    const plan = first.kind === "question" ? first.questions[0]!.detail : undefined;
+    const REVIEW = "Review this implementation plan";
+    const asking = { labels: [], other: "Why a new file?", review: { ask: true as const } };
+    expect(registry.answer(first.interactionId, { [REVIEW]: asking })).toEqual({ ok: true });
+
+    const second = await reviewNumber(2);
+    expect(second.kind === "question" && second.questions[0]!.detail).toBe(plan);
+    expect(second.kind === "question" && second.planRevision?.previous).toEqual({
+      plan,
+      feedback: [],
+    });
+    expect(manager.mode(id).planEnabled).toBe(true);
+    const result = entries(id).find((e) => e.kind === "tool.result" && e.name === "ExitPlanMode");
+    expect(result?.kind === "tool.result" && result.output).toContain(
+      "<user-question>\nWhy a new file?\n</user-question>",
+    );
+    const answers = entries(id).filter(
+      (e) => e.kind === "assistant.message" && e.text.startsWith("Good question."),
+    );
+    expect(answers).toHaveLength(1);
+
+    // A second question gets a second answer; the turn's own steps are not used up by them.
+    registry.answer(second.interactionId, { [REVIEW]: { ...asking, other: "And the README?" } });
+    const third = await reviewNumber(3);
+    registry.answer(third.interactionId, { [REVIEW]: { labels: ["Approve"] } });
+    const card = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.kind === "permission",
+    );
+    expect(card.entry.request).toMatchObject({ toolName: "Write", summary: "plangate-demo.md" });
+    registry.decide(card.entry.request.interactionId, "allow_once");
+    await manager.idle(id);
+    expect(readFileSync(planFilePath(workspace, id), "utf8")).toBe(plan);
+    const all = entries(id);
+    expect(
+      all.filter((e) => e.kind === "assistant.message" && e.text.startsWith("Good question.")),
+    ).toHaveLength(2);
+    expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
+    expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+  });
+
   it("keeps the hello turn and the look-around reply", async () => {
     const { id } = manager.create();
     manager.prompt(id, "hello");
