@@ -1,4 +1,5 @@
 import type { AskUserQuestionItem, QuestionAnswer, ReceiptCode } from "../../protocol/index.ts";
+import { commentsOutsidePlan } from "../plan/planComments.ts";
 import { planContentHash } from "../plan/planHash.ts";
 
 /**
@@ -20,6 +21,9 @@ export function planReviewAnswerProblem(
       message: "the plan changed since you saw it: review the current revision",
       code: "PLAN_CHANGED",
     };
+  }
+  if (commentsOutsidePlan(question.detail ?? "", answer.review.comments ?? [])) {
+    return { message: "a comment points at lines outside the plan: review the current revision" };
   }
   return undefined;
 }

@@ -26,6 +26,8 @@ const ScriptedStep = z
     tools: z.array(ScriptedToolCall).optional(),
     /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
     delayMs: z.number().int().min(0).max(60_000).optional(),
+    /** V3: a `plan` input gets the lines the user's comments point at revised to them. */
+    reviseCommented: z.boolean().optional(),
   })
   .refine((step) => step.say !== undefined || (step.tools?.length ?? 0) > 0, {
     message: "a step needs `say`, `tools`, or both",
