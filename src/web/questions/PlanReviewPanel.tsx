@@ -116,7 +116,8 @@ export function PlanReviewPanel({
   }
 
   // V2: the comments ride with Refuse ("request changes") and with an approval (V4).
-  const withComments = comments.length > 0 ? { comments } : {};
+  const inPlanOrder = [...comments].sort((a, b) => a.anchor.lines.start - b.anchor.lines.start);
+  const withComments = comments.length > 0 ? { comments: inPlanOrder } : {};
 
   function typedFeedback(): { other?: string } {
     const text = feedback.trim();
