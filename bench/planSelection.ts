@@ -85,6 +85,16 @@ async function arm(page: Page, eventType: string, done: Done): Promise<void> {
 }
 
 async function result(page: Page): Promise<number> {
+  if (process.env.BENCH_DEBUG) {
+    await sleep(500);
+    console.log(
+      await page.evaluate(() => ({
+        result: window.__selection?.result,
+        active: [...document.querySelectorAll("[data-qmark]")].map((e) => `${e.tagName} ${e.getAttribute("data-qmark")} ${e.textContent?.slice(0, 40)}`),
+        focus: document.activeElement?.className,
+      })),
+    );
+  }
   const handle = await page.waitForFunction(() => window.__selection?.result ?? null, undefined, {
     timeout: 10_000,
     polling: 10,
@@ -96,6 +106,8 @@ async function result(page: Page): Promise<number> {
 async function itemBox(page: Page, n: number) {
   const item = page.locator(`${BODY} li`).nth(n);
   await item.scrollIntoViewIfNeeded();
+  // A person scrolls, then reads, then clicks: blocks that just came into view settle first.
+  await sleep(150);
   const box = await item.boundingBox();
   if (!box) throw new Error(`list item ${n} is not on screen`);
   return box;
@@ -123,14 +135,13 @@ export async function run(): Promise<Figure[]> {
     const add: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const n = Math.floor(((i + 0.5) / SAMPLES) * items);
-      let box = await itemBox(page, n);
+      const box = await itemBox(page, n);
       // Pick the block: its outline and the add button.
       await arm(page, "click", { kind: "active", n });
-      await page.mouse.click(box.x + 30, box.y + box.height / 2);
+      await page.mouse.click(box.x + 30, box.y + 8);
       pick.push(await result(page));
       await sleep(50);
       // Select a few words inside it: the button turns into "comment on the selected text".
-      box = await itemBox(page, n);
       await arm(page, "mouseup", { kind: "selection" });
       await page.mouse.move(box.x + 20, box.y + 8);
       await page.mouse.down();

@@ -33,6 +33,9 @@ function kindOf(element: Element): BlockKind {
 }
 
 function ownText(element: Element): string {
+  if (element.tagName === "TR") {
+    return [...element.children].map((cell) => collapse(cell.textContent ?? "")).join(" | ");
+  }
   if (element.tagName !== "LI" || element.querySelector("ul,ol") === null) {
     return collapse(element.textContent ?? "");
   }
@@ -73,7 +76,8 @@ export function readDomBlocks(root: Element): DomBlock[] {
       const earlier = table && continues(table, ".md-table-scroll");
       if (
         earlier &&
-        collapse(earlier.querySelector("thead")?.textContent ?? "") === ownText(element)
+        ownText(earlier.querySelector("thead tr") ?? element.ownerDocument.createElement("tr")) ===
+          ownText(element)
       ) {
         continue;
       }
