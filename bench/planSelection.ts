@@ -85,16 +85,6 @@ async function arm(page: Page, eventType: string, done: Done): Promise<void> {
 }
 
 async function result(page: Page): Promise<number> {
-  if (process.env.BENCH_DEBUG) {
-    await sleep(500);
-    console.log(
-      await page.evaluate(() => ({
-        result: window.__selection?.result,
-        active: [...document.querySelectorAll("[data-qmark]")].map((e) => `${e.tagName} ${e.getAttribute("data-qmark")} ${e.textContent?.slice(0, 40)}`),
-        focus: document.activeElement?.className,
-      })),
-    );
-  }
   const handle = await page.waitForFunction(() => window.__selection?.result ?? null, undefined, {
     timeout: 10_000,
     polling: 10,
