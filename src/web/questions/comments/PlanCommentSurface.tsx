@@ -181,9 +181,10 @@ export function PlanCommentSurface({
   }, [blocks, layout, marked]);
   useLayoutEffect(() => {
     markBlocks(marked, blocks, active, located, followUps);
-    highlightQuotes(blocks, comments, located);
     relayout();
   });
+  // Highlights are repainted page-wide when replaced, so only when the comments move.
+  useLayoutEffect(() => highlightQuotes(blocks, comments, located), [blocks, comments, located]);
   useEffect(() => {
     const root = planRef.current;
     if (root === null || typeof ResizeObserver === "undefined") return;
@@ -433,42 +434,50 @@ function layoutCards(
   marked: Set<HTMLElement>,
 ) {
   const wide = layout !== "inline";
+  // All reads, then all writes: a read after a write would lay the page out once per card.
   const slots = [...layer.querySelectorAll<HTMLElement>(".qcomments-slot")];
+  const heights = new Map(slots.map((slot) => [slot, slot.offsetHeight]));
   const byBlock = new Map<number, HTMLElement[]>();
   for (const slot of slots) {
     const index = Number(slot.dataset.block);
     byBlock.set(index, [...(byBlock.get(index) ?? []), slot]);
   }
-  const room = new Map<HTMLElement, number>();
+  const room = new Map<HTMLElement, string>();
   if (!wide) {
     for (const [index, group] of byBlock) {
       const last = blocks[index]?.elements.at(-1);
       if (last === undefined) continue;
-      room.set(
-        last,
-        group.reduce((sum, slot) => sum + slot.offsetHeight + GAP, GAP),
-      );
+      const height = group.reduce((sum, slot) => sum + (heights.get(slot) ?? 0) + GAP, GAP);
+      room.set(last, `${height}px`);
+      marked.add(last);
     }
   }
   for (const element of marked) {
-    const height = room.get(element);
-    if (height === undefined) element.style.removeProperty("margin-bottom");
-    else element.style.marginBottom = `${height}px`;
+    const height = room.get(element) ?? "";
+    if (element.style.marginBottom !== height) element.style.marginBottom = height;
   }
   const origin = layer.getBoundingClientRect().top;
+  const anchors = [...byBlock]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, group]) => {
+      const elements = blocks[index]?.elements ?? [];
+      const first = elements[0];
+      const last = elements.at(-1);
+      if (first === undefined || last === undefined) return { group, top: null };
+      const top = wide
+        ? first.getBoundingClientRect().top - origin
+        : last.getBoundingClientRect().bottom - origin + GAP;
+      return { group, top };
+    });
   let floor = 0;
-  for (const [index, group] of [...byBlock].sort((a, b) => a[0] - b[0])) {
-    const elements = blocks[index]?.elements ?? [];
-    const first = elements[0];
-    const last = elements.at(-1);
-    if (first === undefined || last === undefined) continue;
-    let top = wide
-      ? first.getBoundingClientRect().top - origin
-      : last.getBoundingClientRect().bottom - origin + GAP;
+  for (const { group, top: anchorTop } of anchors) {
+    if (anchorTop === null) continue;
+    let top = anchorTop;
     for (const slot of group) {
-      top = wide ? Math.max(top, floor) : top;
-      slot.style.top = `${Math.round(top)}px`;
-      top += slot.offsetHeight + GAP;
+      if (wide) top = Math.max(top, floor);
+      const value = `${Math.round(top)}px`;
+      if (slot.style.top !== value) slot.style.top = value;
+      top += (heights.get(slot) ?? 0) + GAP;
       floor = top;
     }
   }
