@@ -76,7 +76,7 @@ export const PlanComment = z.strictObject({
 export type PlanComment = z.infer<typeof PlanComment>;
 
 /** Enough for any review; bounded so a frame stays small (R12). */
-export const MAX_PLAN_COMMENTS = 100;
+export const MAX_PLAN_COMMENTS = 50;
 export const PlanComments = z.array(PlanComment).check(z.maxLength(MAX_PLAN_COMMENTS));
 
 /** V5 + V8: what a plan-review answer adds to its label; absent on answers from older clients. */

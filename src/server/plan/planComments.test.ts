@@ -1,5 +1,6 @@
 import type { PlanComment } from "../../protocol/index.ts";
 import { planReviewAnswerProblem } from "../interactions/planReviewCheck.ts";
+import { questionsAnsweredText } from "../interactions/resultText.ts";
 import { planReviewQuestion, verdictOf } from "../tools/exitPlanMode.ts";
 import { commentsInFeedback, planCommentsText } from "./planComments.ts";
 
@@ -87,5 +88,19 @@ describe("plan comments for the model", () => {
         review: { comments: [comment("a", 3, 3, "One", "x")] },
       }),
     ).toBeUndefined();
+  });
+
+  it("[V2] comments on a plan another asker showed (AskUserQuestion with a plan-review intent) reach it too", () => {
+    const question = { ...planReviewQuestion("# Plan\n\n1. One"), question: "Go with this plan?" };
+    const text = questionsAnsweredText([question], {
+      "Go with this plan?": {
+        labels: ["Refuse"],
+        review: {
+          comments: [comment("b", 3, 3, "One", "Split it"), comment("a", 1, 1, "Plan", "Rename")],
+        },
+      },
+    });
+    expect(text).toContain("Lines 1 (Plan > Steps), on “Plan”: Rename");
+    expect(text.indexOf("Rename")).toBeLessThan(text.indexOf("Split it"));
   });
 });

@@ -8,7 +8,7 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import type { PlanComment } from "../../../protocol/index.ts";
+import { MAX_PLAN_COMMENTS, type PlanComment } from "../../../protocol/index.ts";
 import { Markdown } from "../../markdown/Markdown.tsx";
 import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
@@ -195,11 +195,11 @@ export function PlanCommentSurface({
 
   const openDraft = useCallback(
     (from: Draft | null) => {
-      if (from === null || disabled) return;
+      if (from === null || disabled || comments.length >= MAX_PLAN_COMMENTS) return;
       setDraft(from);
       setSelection(null);
     },
-    [disabled],
+    [disabled, comments.length],
   );
 
   // V1 keyboard: move between blocks and comment without a mouse; no key here decides anything.
