@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PlanComment } from "../../../protocol/index.ts";
 import type { FollowUpStatus } from "./anchors.ts";
@@ -86,12 +86,17 @@ export function CommentEditor({
 interface CardProps {
   comment: PlanComment;
   disabled: boolean;
-  onUpdate(text: string): void;
-  onRemove(): void;
+  onUpdate(id: string, text: string): void;
+  onRemove(id: string): void;
 }
 
 /** V1: a comment beside its anchor, editable and removable until the review is sent. */
-export function CommentCard({ comment, disabled, onUpdate, onRemove }: CardProps) {
+export const CommentCard = memo(function CommentCard({
+  comment,
+  disabled,
+  onUpdate,
+  onRemove,
+}: CardProps) {
   const { t } = useTranslation("question");
   const [editing, setEditing] = useState(false);
   const quote = excerpt(comment.anchor.quote);
@@ -108,7 +113,7 @@ export function CommentCard({ comment, disabled, onUpdate, onRemove }: CardProps
           disabled={disabled}
           onSubmit={(text) => {
             setEditing(false);
-            onUpdate(text);
+            onUpdate(comment.id, text);
           }}
           onCancel={() => setEditing(false)}
         />
@@ -128,7 +133,7 @@ export function CommentCard({ comment, disabled, onUpdate, onRemove }: CardProps
               type="button"
               className="qbtn qbtn--link"
               disabled={disabled}
-              onClick={onRemove}
+              onClick={() => onRemove(comment.id)}
             >
               {t("planReview.comments.remove")}
             </button>
@@ -137,10 +142,10 @@ export function CommentCard({ comment, disabled, onUpdate, onRemove }: CardProps
       )}
     </article>
   );
-}
+});
 
 /** V3: an earlier revision's comment, marked with what became of its place. */
-export function EarlierCommentCard({
+export const EarlierCommentCard = memo(function EarlierCommentCard({
   comment,
   status,
   revision,
@@ -171,4 +176,4 @@ export function EarlierCommentCard({
       <p className="qcomment-body">{comment.text}</p>
     </article>
   );
-}
+});

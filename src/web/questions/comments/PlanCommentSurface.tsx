@@ -14,7 +14,7 @@ import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
 import { type DomBlock, readDomBlocks } from "./domBlocks.ts";
 import { highlightQuotes } from "./highlight.ts";
-import { linesFor, warmPlanLines } from "./planLines.ts";
+import { linesFor, linesIfReady, warmPlanLines } from "./planLines.ts";
 import { useMarginLayout } from "./useMarginLayout.ts";
 import "./comments.css";
 
@@ -93,6 +93,21 @@ export function PlanCommentSurface({
   // Adding waits for the line numbers; comments changed meanwhile must not be lost.
   const latestComments = useRef(comments);
   latestComments.current = comments;
+  const latestOnChange = useRef(onChange);
+  latestOnChange.current = onChange;
+  // Stable, so the cards (memoised) re-render only when their own comment changes.
+  const updateComment = useCallback((id: string, text: string) => {
+    latestComments.current = latestComments.current.map((c) => (c.id === id ? { ...c, text } : c));
+    latestOnChange.current(latestComments.current);
+  }, []);
+  const removeComment = useCallback(
+    (id: string) => {
+      latestComments.current = latestComments.current.filter((c) => c.id !== id);
+      latestOnChange.current(latestComments.current);
+      regionRef.current?.focus();
+    },
+    [regionRef],
+  );
   const marked = useRef(new Set<HTMLElement>()).current;
   useEffect(() => warmPlanLines(plan), [plan]);
 
@@ -268,7 +283,10 @@ export function PlanCommentSurface({
     if (block === undefined) return;
     setDraft(null);
     regionRef.current?.focus();
-    const lines = await linesFor(plan, blocks, draft.block, draft.endBlock, draft.quote);
+    const { block: first, endBlock, quote } = draft;
+    const lines =
+      linesIfReady(plan, blocks, first, endBlock, quote) ??
+      (await linesFor(plan, blocks, first, endBlock, quote));
     const comment: PlanComment = {
       id: newCommentId(),
       anchor: anchorFor(block, draft.quote, lines),
@@ -295,10 +313,8 @@ export function PlanCommentSurface({
                 key={comment.id}
                 comment={comment}
                 disabled={disabled}
-                onUpdate={(text) =>
-                  onChange(comments.map((c) => (c === comment ? { ...c, text } : c)))
-                }
-                onRemove={() => onChange(comments.filter((c) => c !== comment))}
+                onUpdate={updateComment}
+                onRemove={removeComment}
               />
             ) : (
               <EarlierCommentCard
@@ -328,13 +344,8 @@ export function PlanCommentSurface({
               <CommentCard
                 comment={item.comment}
                 disabled={disabled}
-                onUpdate={(text) =>
-                  onChange(comments.map((c) => (c.id === item.comment.id ? { ...c, text } : c)))
-                }
-                onRemove={() => {
-                  onChange(comments.filter((c) => c.id !== item.comment.id));
-                  regionRef.current?.focus();
-                }}
+                onUpdate={updateComment}
+                onRemove={removeComment}
               />
             )}
             {item.kind === "earlier" && (

@@ -30,7 +30,29 @@ export async function linesFor(
   last: number,
   quote: string,
 ): Promise<Lines> {
-  const all = linesOfBlocks(blocks, await sourceOf(plan));
+  return linesFrom(await sourceOf(plan), plan, blocks, first, last, quote);
+}
+
+/** The same, at once when the plan's lines are parsed already (they are, once idle). */
+export function linesIfReady(
+  plan: string,
+  blocks: readonly DomBlock[],
+  first: number,
+  last: number,
+  quote: string,
+): Lines | null {
+  return cached?.plan === plan ? linesFrom(cached.source, plan, blocks, first, last, quote) : null;
+}
+
+function linesFrom(
+  source: SourceBlock[],
+  plan: string,
+  blocks: readonly DomBlock[],
+  first: number,
+  last: number,
+  quote: string,
+): Lines {
+  const all = linesOfBlocks(blocks, source);
   const start = all[first];
   const end = all[last] ?? start;
   if (start === undefined || end === undefined) return fallbackLines(plan, quote);
