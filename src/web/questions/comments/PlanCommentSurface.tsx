@@ -53,6 +53,9 @@ type Placed =
   | { key: string; block: number; kind: "draft" }
   | { key: string; block: number; kind: "add" };
 
+/** Quiet time after the markdown's last change before its blocks are read. */
+export const BLOCKS_SETTLE_MS = 60;
+
 let commentCount = 0;
 const newCommentId = () =>
   `c${Date.now().toString(36)}${(commentCount++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -111,23 +114,24 @@ export function PlanCommentSurface({
   const marked = useRef(new Set<HTMLElement>()).current;
   useEffect(() => warmPlanLines(plan), [plan]);
 
-  // The renderer adds pieces over several tasks; the blocks are read again after each.
+  // The renderer adds pieces over several tasks; the blocks are read once it pauses, so reading
+  // them never adds work to each of its steps (the plan's first screen stays as fast).
   useEffect(() => {
     const root = planRef.current;
     if (root === null) return;
-    let frame = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const read = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
         const markdown = root.querySelector(".markdown:not(.markdown-plain)");
         setBlocks(markdown === null ? [] : readDomBlocks(markdown));
-      });
+      }, BLOCKS_SETTLE_MS);
     };
     read();
     const observer = new MutationObserver(read);
     observer.observe(root, { childList: true, subtree: true, characterData: true });
     return () => {
-      cancelAnimationFrame(frame);
+      clearTimeout(timer);
       observer.disconnect();
     };
   }, []);

@@ -7,6 +7,7 @@ import { PlanReviewPanel, type PlanReviewPanelProps } from "../PlanReviewPanel.t
 import { planReviewOf } from "../planReviewOf.ts";
 import { renderWithI18n, type TestLanguage } from "../renderWithI18n.tsx";
 import { questionRequest, reviewItem } from "../testFixtures.ts";
+import { BLOCKS_SETTLE_MS } from "./PlanCommentSurface.tsx";
 
 const PLAN = [
   "# Plan",
@@ -45,10 +46,10 @@ function setup(extra: Partial<PlanReviewPanelProps> = {}, lng: TestLanguage = "e
 
 const region = () => screen.getByRole("region", { name: "Plan" });
 
-/** Blocks are read a frame after the markdown renders. */
+/** Blocks are read once the markdown has stopped changing. */
 async function blocksReady() {
   await waitFor(() => expect(within(region()).getByText("Run the tests.")).toBeInTheDocument());
-  await act(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+  await act(() => new Promise((resolve) => setTimeout(resolve, BLOCKS_SETTLE_MS + 40)));
 }
 
 async function commentOnBlock(
@@ -237,7 +238,7 @@ describe("plan comments (V1–V3)", () => {
   it("[V1][W2] speaks Chinese too", async () => {
     const { user } = setup({}, "zh-CN");
     await waitFor(() => expect(screen.getByText("Run the tests.")).toBeInTheDocument());
-    await act(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+    await act(() => new Promise((resolve) => setTimeout(resolve, BLOCKS_SETTLE_MS + 40)));
     screen.getByRole("region", { name: "计划" }).focus();
     await user.keyboard("jc");
     expect(await screen.findByRole("button", { name: "添加评论" })).toBeDisabled();
