@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { AnsweredBy } from "./device.ts";
-import { AskUserQuestionItem, QuestionAnswers } from "./question.ts";
+import { AskUserQuestionItem, PlanComments, QuestionAnswers } from "./question.ts";
 
 /** X4: which revision of the session's plan a review shows, and what the one before it got. */
 export const PlanRevision = z.strictObject({
@@ -12,6 +12,8 @@ export const PlanRevision = z.strictObject({
       plan: z.string(),
       /** Refusal feedback and messages the user wrote while revision n−1 was current. */
       feedback: z.array(z.string()).check(z.maxLength(20)),
+      /** V3: the comments revision n−1 was refused with, to place on this one. */
+      comments: z.optional(PlanComments),
     }),
   ),
 });

@@ -91,11 +91,42 @@ export type ModelQuestionItem = z.infer<typeof QuestionFields>;
 export const PlanApproveOption = z.enum(["default", "edit", "build", "fresh"]);
 export type PlanApproveOption = z.infer<typeof PlanApproveOption>;
 
+/**
+ * V1: where a comment sits in the plan: the heading path above the block, the block's place
+ * under that heading, its text and the quoted part. Never DOM offsets, so it survives
+ * re-rendering and a reload; line numbers are the plan file's, counted from 1.
+ */
+export const PlanCommentAnchor = z.strictObject({
+  headingPath: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(6)),
+  blockIndex: z.number().check(z.int(), z.minimum(0)),
+  blockText: z.string().check(z.maxLength(4000)),
+  quote: z.string().check(z.minLength(1), z.maxLength(2000)),
+  lines: z.strictObject({
+    start: z.number().check(z.int(), z.minimum(1)),
+    end: z.number().check(z.int(), z.minimum(1)),
+  }),
+});
+export type PlanCommentAnchor = z.infer<typeof PlanCommentAnchor>;
+
+/** V1: one comment on the plan, as drafted and as sent. */
+export const PlanComment = z.strictObject({
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  anchor: PlanCommentAnchor,
+  text: z.string().check(z.trim(), z.minLength(1), z.maxLength(4000)),
+});
+export type PlanComment = z.infer<typeof PlanComment>;
+
+/** Enough for any review; bounded so a frame stays small (R12). */
+export const MAX_PLAN_COMMENTS = 50;
+export const PlanComments = z.array(PlanComment).check(z.maxLength(MAX_PLAN_COMMENTS));
+
 /** V5 + V8: what a plan-review answer adds to its label; absent on answers from older clients. */
 export const PlanReviewAnswer = z.strictObject({
   option: z.optional(PlanApproveOption),
   /** V6: the plan as the person edited it before approving; it is what gets approved. */
   editedPlan: z.optional(z.string().check(z.minLength(1), z.maxLength(200_000))),
+  /** V2: the person's comments, sent with Refuse ("request changes") or an approval (V4). */
+  comments: z.optional(PlanComments),
   planHash: z.optional(
     z
       .string()
@@ -140,5 +171,7 @@ export const QuestionDraft = z.strictObject({
   picks: z.record(z.string(), z.array(z.string())),
   other: z.record(z.string(), z.string().check(z.maxLength(4000))),
   feedback: z.optional(z.string().check(z.maxLength(20_000))),
+  /** V1: a plan review's comments, kept like its feedback. */
+  comments: z.optional(PlanComments),
 });
 export type QuestionDraft = z.infer<typeof QuestionDraft>;

@@ -6,6 +6,7 @@ import type {
   QuestionRequest,
   ReceiptCode,
 } from "../../protocol/index.ts";
+import { commentsOutsidePlan } from "../plan/planComments.ts";
 import { planContentHash } from "../plan/planHash.ts";
 
 /**
@@ -30,6 +31,9 @@ export function planReviewAnswerProblem(
       message: "the plan changed since you saw it: review the current revision",
       code: "PLAN_CHANGED",
     };
+  }
+  if (commentsOutsidePlan(question.detail ?? "", answer.review.comments ?? [])) {
+    return { message: "a comment points at lines outside the plan: review the current revision" };
   }
   return undefined;
 }

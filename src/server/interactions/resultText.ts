@@ -1,4 +1,5 @@
 import type { AskUserQuestionItem, QuestionAnswer, QuestionAnswers } from "../../protocol/index.ts";
+import { planCommentsNote } from "../plan/planComments.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 
 // Every text the model reads about a user interaction lives here, so the question tool and
@@ -11,6 +12,11 @@ export const USER_ANSWERS_REQUIRED =
 function describeAnswer(answer: QuestionAnswer): string {
   const parts = [...answer.labels];
   if (answer.other !== undefined) parts.push(`(in the user's own words) "${answer.other}"`);
+  // V2: comments on a plan shown by any asker reach it too, never dropped on the way.
+  const comments = answer.review?.comments ?? [];
+  if (comments.length > 0) {
+    parts.push(`with comments on the plan, in plan order:\n${planCommentsNote(comments)}`);
+  }
   return parts.join("; ");
 }
 

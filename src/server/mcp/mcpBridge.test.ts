@@ -331,6 +331,46 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(((await second) as ToolReply).structuredContent).toMatchObject({ verdict: "approve" });
   });
 
+  it("[V10][V2] review_plan returns the comments with their anchors, in plan order, as structured content and as text", async () => {
+    const plan = "# Plan\n\n## Steps\n\n1. One\n2. Two";
+    const call = client.callTool({ name: "review_plan", arguments: { plan } });
+    const { pending } = await pendingSoon();
+    const review = pending[0]!.request;
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    const comment = (id: string, line: number, quote: string, text: string) => ({
+      id,
+      anchor: {
+        headingPath: ["Plan", "Steps"],
+        blockIndex: line - 5,
+        blockText: quote,
+        quote,
+        lines: { start: line, end: line },
+      },
+      text,
+    });
+    const two = comment("b", 6, "Two", "Split this step");
+    const one = comment("a", 5, "One", "Name the file");
+    expect(
+      test.server.interactions.answer(review.interactionId, {
+        [review.questions[0]!.question]: {
+          labels: ["Refuse"],
+          other: "Otherwise fine",
+          review: { comments: [two, one] },
+        },
+      }),
+    ).toEqual({ ok: true });
+    const reply = (await call) as ToolReply;
+    const structured = reply.structuredContent as { verdict: string; comments: unknown[] };
+    expect(structured.verdict).toBe("feedback");
+    expect(structured.comments).toEqual([one, two]);
+    const text = textOf(reply);
+    expect(text).toContain(
+      '<comment number="1" lines="5" section="Plan > Steps">\n<quoted>\nOne\n</quoted>\nName the file\n</comment>',
+    );
+    expect(text.indexOf("Name the file")).toBeLessThan(text.indexOf("Split this step"));
+    expect(text).toContain("Otherwise fine");
+  });
+
   it("[X1][T2] write_todos keeps the agent's list in its session", async () => {
     const reply = await client.callTool({
       name: "write_todos",

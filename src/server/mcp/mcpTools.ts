@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { type PlanApproveOption, QuestionAnswers, TodoItem } from "../../protocol/index.ts";
+import {
+  type PlanApproveOption,
+  PlanComments,
+  QuestionAnswers,
+  TodoItem,
+} from "../../protocol/index.ts";
 import {
   type AskUserQuestionInput,
   askUserQuestionStep,
@@ -49,7 +54,15 @@ export const mcpOutputSchemas = {
       .describe(
         "V5, with an approval: how the user wants it carried out. default: as before planning; edit: accept file edits without asking; build: ask before each edit; fresh: start from a fresh context holding the plan.",
       ),
-    feedback: z.string().optional().describe("What the user wants changed."),
+    feedback: z
+      .string()
+      .optional()
+      .describe("What the user wants changed: their comments (when any) and overall feedback."),
+    comments: z
+      .optional(PlanComments)
+      .describe(
+        "V2: the user's comments in plan order, each anchored by the quoted text, the heading path above it and its line numbers in the submitted plan.",
+      ),
     question: z
       .string()
       .optional()
@@ -146,12 +159,17 @@ function reviewResult(input: FilledPlanInput<ReviewPlanInput>): McpToolResult {
           option: verdict.option,
           ...(verdict.note ? { note: verdict.note } : {}),
           ...(verdict.editedPlan === undefined ? {} : { editedPlan: verdict.editedPlan }),
+          ...(verdict.comments === undefined ? {} : { comments: verdict.comments }),
         },
       };
     case "feedback":
       return {
         output: `The user did not approve the plan. Revise it to their feedback and submit it again with review_plan.\n\nTheir feedback:\n\n${verdict.text}`,
-        structured: { verdict: "feedback", feedback: verdict.text },
+        structured: {
+          verdict: "feedback",
+          feedback: verdict.text,
+          ...(verdict.comments === undefined ? {} : { comments: verdict.comments }),
+        },
       };
     case "ask":
       return {

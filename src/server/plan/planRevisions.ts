@@ -1,4 +1,5 @@
-import type { PlanRevision, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import type { PlanComment, PlanRevision, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import { inPlanOrder, planCommentsText } from "./planComments.ts";
 
 /** Enough to show what the last revision was told; older messages stay in the transcript. */
 const MAX_FEEDBACK = 20;
@@ -8,6 +9,7 @@ interface Reviewed {
   interactionId: string;
   question: string;
   plan: string;
+  approve: string;
 }
 
 /**
@@ -20,6 +22,9 @@ export class PlanRevisions {
   private count = 0;
   private last: Reviewed | undefined;
   private feedback: string[] = [];
+  private comments: PlanComment[] = [];
+  /** The comments reach the model as a message of their own; the card shows them at their anchors. */
+  private steered: string | undefined;
   /** The revision the last review was asked as, so a re-run of its call asks as the same. */
   private lastAsked: { toolCallId: string; revision: PlanRevision } | undefined;
 
@@ -40,8 +45,11 @@ export class PlanRevisions {
         interactionId: request.interactionId,
         question: question.question,
         plan: question.detail,
+        approve: question.intent.approve,
       };
       this.feedback = [];
+      this.comments = [];
+      this.steered = undefined;
     } else if (
       entry.kind === "interaction.resolved" &&
       entry.interactionId === this.last?.interactionId
@@ -50,7 +58,16 @@ export class PlanRevisions {
         entry.outcome.type === "answered" ? entry.outcome.answers[this.last.question] : undefined;
       // V7: a question about the plan is no feedback on it; its answer is in the transcript.
       if (!answer?.review?.ask) this.note(answer?.other);
-    } else if (entry.kind === "user.message" && this.last !== undefined && !entry.synthetic) {
+      this.comments = answer?.review?.comments ?? [];
+      if (this.comments.length > 0 && !answer?.labels.includes(this.last.approve)) {
+        this.steered = planCommentsText(inPlanOrder(this.comments), answer?.other?.trim());
+      }
+    } else if (
+      entry.kind === "user.message" &&
+      this.last !== undefined &&
+      !entry.synthetic &&
+      entry.text !== this.steered
+    ) {
       this.note(entry.text);
     }
   }
@@ -65,7 +82,11 @@ export class PlanRevisions {
     if (this.last === undefined) return { number: 1 };
     return {
       number: this.count + 1,
-      previous: { plan: this.last.plan, feedback: this.feedback.slice(-MAX_FEEDBACK) },
+      previous: {
+        plan: this.last.plan,
+        feedback: this.feedback.slice(-MAX_FEEDBACK),
+        ...(this.comments.length > 0 ? { comments: this.comments } : {}),
+      },
     };
   }
 

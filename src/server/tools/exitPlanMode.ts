@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type AskUserQuestionItem,
   type PlanApproveOption,
+  type PlanComment,
   PlanSubmission,
   QuestionAnswer,
   type QuestionAnswers,
@@ -11,6 +12,7 @@ import { planReviewDismissedText, USER_ANSWERS_REQUIRED } from "../interactions/
 import { EXIT_PLAN_MODE_TOOL } from "../permissions/policy.ts";
 import { planWithNotes } from "../plan/approvalNotes.ts";
 import { applyApproveOption } from "../plan/approveOption.ts";
+import { inPlanOrder, planCommentsNote, planCommentsText } from "../plan/planComments.ts";
 import { planEditDiff } from "../plan/planEditDiff.ts";
 import { writePlanFile } from "../plan/planFile.ts";
 import { planContentHash } from "../plan/planHash.ts";
@@ -124,8 +126,15 @@ export interface ExitPlanModeDeps {
 }
 
 export type PlanVerdict =
-  | { type: "approve"; note?: string; option: PlanApproveOption; editedPlan?: string }
-  | { type: "feedback"; text: string }
+  | {
+      type: "approve";
+      note?: string;
+      option: PlanApproveOption;
+      editedPlan?: string;
+      comments?: PlanComment[];
+    }
+  /** `text` is what the model reads: the overall feedback, with the comments (V2) when any. */
+  | { type: "feedback"; text: string; comments?: PlanComment[] }
   | { type: "ask"; question: string }
   | { type: "refuse" }
   | { type: "dismiss" };
@@ -136,15 +145,23 @@ export function verdictOf(answers: QuestionAnswers): PlanVerdict {
   const other = answer?.other?.trim() || undefined;
   // V7: a question is no verdict; the answer check made sure it carries no label.
   if (answer?.review?.ask && other !== undefined) return { type: "ask", question: other };
+  const given = answer?.review?.comments ?? [];
+  const comments = given.length > 0 ? inPlanOrder(given) : undefined;
   if (answer?.labels.includes(APPROVE_LABEL)) {
     const option = answer.review?.option ?? "default";
     const edited = answer.review?.editedPlan;
+    // V4: comments given with an approval become part of its notes.
+    const notes = [other, comments && planCommentsNote(comments)].filter(Boolean).join("\n\n");
     return {
       type: "approve",
       option,
-      ...(other === undefined ? {} : { note: other }),
+      ...(notes === "" ? {} : { note: notes }),
       ...(edited === undefined || edited.trim() === "" ? {} : { editedPlan: edited }),
+      ...(comments === undefined ? {} : { comments }),
     };
+  }
+  if (comments !== undefined) {
+    return { type: "feedback", text: planCommentsText(comments, other), comments };
   }
   if (other !== undefined) return { type: "feedback", text: other };
   if (answer?.labels.includes(REFUSE_LABEL)) return { type: "refuse" };

@@ -9,6 +9,8 @@ import { gfmStrikethrough } from "./gfmStrikethrough.ts";
 // Raw HTML is recognised as CommonMark says, then shown as its source text, as react-markdown
 // (without rehype-raw) shows it; it never becomes markup.
 const parser = new MarkdownIt({ html: true, linkify: true });
+/** The same parser, for readers of the block structure (plan comments' line numbers). */
+export const markdownItParser = parser;
 // Unsafe URLs are blanked by defaultUrlTransform, as react-markdown does; markdown-it's own check
 // would instead leave the whole `[text](url)` as literal text.
 parser.validateLink = () => true;

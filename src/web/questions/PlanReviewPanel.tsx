@@ -1,16 +1,17 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type {
   PlanApproveOption,
+  PlanComment,
   QuestionAnswer,
   QuestionAnswers,
   QuestionDraft,
 } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
-import { Markdown } from "../markdown/Markdown.tsx";
 import { ApproveOptions } from "./ApproveOptions.tsx";
 import { AskAboutPlan } from "./AskAboutPlan.tsx";
 import { changeCounts } from "./changeSummary.ts";
+import { type FollowUpSummary, PlanCommentSurface } from "./comments/PlanCommentSurface.tsx";
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
@@ -64,12 +65,24 @@ export function PlanReviewPanel({
   );
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
+  const [comments, setComments] = useState<PlanComment[]>(draft?.comments ?? []);
+  const [followUpSummary, setFollowUpSummary] = useState<FollowUpSummary | null>(null);
+  const onFollowUp = useCallback((summary: FollowUpSummary) => setFollowUpSummary(summary), []);
+  const earlierComments = previous?.comments;
+  const earlier = useMemo(
+    () =>
+      earlierComments !== undefined && earlierComments.length > 0 && revision !== undefined
+        ? { comments: earlierComments, revision: revision.number - 1 }
+        : undefined,
+    [earlierComments, revision],
+  );
   const followedDraft = useRef(draft);
   const editedHere = useRef(false);
   const { latched, rejection, fire } = useOneShotLatch(receipt);
   const activity = useQuestionActivity({ onDraft: onDraft ?? (() => {}) });
   const bodyRef = useRef<HTMLElement>(null);
   const feedbackId = useId();
+  const keysHintId = useId();
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const focusFeedback = useRef(false);
   const builtIn = toolName !== undefined && BUILT_IN_REVIEW_TOOLS.has(toolName);
@@ -86,6 +99,7 @@ export function PlanReviewPanel({
     const text = draft.feedback ?? "";
     setFeedback(text);
     if (text.trim() !== "") setFeedbackOpen(true);
+    setComments(draft.comments ?? []);
   }, [draft]);
 
   // I7: opening the feedback puts the caret in it, so typing lands there.
@@ -102,6 +116,10 @@ export function PlanReviewPanel({
     });
   }
 
+  // V2: the comments ride with Refuse ("request changes") and with an approval (V4).
+  const inPlanOrder = [...comments].sort((a, b) => a.anchor.lines.start - b.anchor.lines.start);
+  const withComments = comments.length > 0 ? { comments: inPlanOrder } : {};
+
   function typedFeedback(): { other?: string } {
     const text = feedback.trim();
     return text === "" ? {} : { other: text };
@@ -109,7 +127,10 @@ export function PlanReviewPanel({
 
   function onRefuse() {
     if (refuse === undefined) return;
-    answer(refuse.label, typedFeedback());
+    answer(refuse.label, {
+      ...typedFeedback(),
+      ...(comments.length > 0 ? { review: withComments } : {}),
+    });
   }
 
   // V4 + V5 + V8: notes ride with the approval, with the chosen option and the revision seen.
@@ -119,6 +140,7 @@ export function PlanReviewPanel({
       ...typedFeedback(),
       review: {
         option: approveOption,
+        ...withComments,
         ...(hash === undefined ? {} : { planHash: hash }),
         ...(edited ? { editedPlan: editedText } : {}),
       },
@@ -141,10 +163,25 @@ export function PlanReviewPanel({
     });
   }
 
-  function onFeedbackChange(text: string) {
+  function saveDraft(text: string, withThese: PlanComment[]) {
     editedHere.current = true;
+    activity.record({
+      page: 0,
+      picks: {},
+      other: {},
+      feedback: text,
+      ...(withThese.length > 0 ? { comments: withThese } : {}),
+    });
+  }
+
+  function onFeedbackChange(text: string) {
     setFeedback(text);
-    activity.record({ page: 0, picks: {}, other: {}, feedback: text });
+    saveDraft(text, comments);
+  }
+
+  function onCommentsChange(next: PlanComment[]) {
+    setComments(next);
+    saveDraft(feedback, next);
   }
 
   return (
@@ -169,6 +206,14 @@ export function PlanReviewPanel({
               </ul>
             </div>
           )}
+          {earlier !== undefined && followUpSummary !== null && (
+            <span className="qcomments-addressed">
+              {t("planReview.comments.addressed", {
+                addressed: followUpSummary.addressed,
+                count: followUpSummary.total,
+              })}
+            </span>
+          )}
           {counts !== undefined && (
             <span className="qreview-change-summary">
               {counts.added + counts.removed === 0
@@ -190,6 +235,7 @@ export function PlanReviewPanel({
         ref={bodyRef}
         className="qreview-body qcard-scroll"
         aria-label={t("planReview.body")}
+        aria-describedby={editing ? undefined : keysHintId}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
@@ -207,9 +253,20 @@ export function PlanReviewPanel({
         ) : showChanges && previous !== undefined ? (
           <PlanChanges before={previous.plan} after={plan} />
         ) : (
-          <Markdown text={plan} />
+          <PlanCommentSurface
+            plan={plan}
+            comments={comments}
+            earlier={earlier}
+            disabled={latched}
+            regionRef={bodyRef}
+            onChange={onCommentsChange}
+            onFollowUp={onFollowUp}
+          />
         )}
       </section>
+      <p id={keysHintId} className="sr-only">
+        {t("planReview.comments.keyboardHint")}
+      </p>
 
       {/* W6: the disclosures share wrapping rows, so a phone keeps the plan and the decision in view. */}
       <div className="qreview-tools">
@@ -284,7 +341,9 @@ export function PlanReviewPanel({
             disabled={latched}
             onClick={onRefuse}
           >
-            {t("planReview.refuse")}
+            {comments.length > 0
+              ? t("planReview.requestChanges", { count: comments.length })
+              : t("planReview.refuse")}
           </button>
         )}
         <button

@@ -25,6 +25,8 @@ const stepShape = {
   tools: z.array(ScriptedToolCall).optional(),
   /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
   delayMs: z.number().int().min(0).max(60_000).optional(),
+  /** V3: a `plan` input gets the lines the user's comments point at revised to them. */
+  reviseCommented: z.boolean().optional(),
 };
 const saysOrCalls = {
   check: (step: { say?: string | undefined; tools?: unknown[] | undefined }) =>

@@ -7,6 +7,7 @@ import type {
   ModelResponse,
   ModelToolCall,
 } from "../provider.ts";
+import { reviseCommentedLines } from "./reviseCommented.ts";
 import type { Scenario, ScriptedReaction, ScriptedStep, ScriptedTurn } from "./scenario.ts";
 
 const FALLBACK_DONE = "That is all I have scripted for this message.";
@@ -54,7 +55,9 @@ export class ScriptedProvider implements ModelProvider {
     const toolCalls: ModelToolCall[] = (step.tools ?? []).map((call, index) => ({
       id: `call_${request.messages.length}_${index}`,
       name: call.name,
-      input: fillStrings(call.input, fill),
+      input: step.reviseCommented
+        ? revisePlanInput(fillStrings(call.input, fill), position.user)
+        : fillStrings(call.input, fill),
     }));
     return { text, toolCalls, stopReason: toolCalls.length > 0 ? "tool_use" : "end" };
   }
@@ -127,6 +130,13 @@ function matcherOf(source: string): LinearRegex {
 
 function pickTurn(turns: readonly ScriptedTurn[], user: string): ScriptedTurn | undefined {
   return turns.find((turn) => turn.match === undefined || matcherOf(turn.match).test(user));
+}
+
+function revisePlanInput(input: unknown, user: string): unknown {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  const { plan } = input as { plan?: unknown };
+  if (typeof plan !== "string") return input;
+  return { ...input, plan: reviseCommentedLines(plan, user) };
 }
 
 function fillStrings(value: unknown, fill: (text: string) => string): unknown {

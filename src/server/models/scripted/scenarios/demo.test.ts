@@ -196,6 +196,89 @@ describe("the bundled demo scenario", () => {
     expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 
+  it("[V2][V3] Request changes with comments: the model reads them in plan order with quotes and lines, and revision 2 reworks the commented line only", async () => {
+    const { id } = manager.create();
+    manager.prompt(id, "add a notes file for newcomers");
+    const question = await waitForEntry(log, id, "interaction.requested");
+    if (question.entry.request.kind !== "question") throw new Error("expected a question");
+    registry.answer(question.entry.request.interactionId, {
+      [question.entry.request.questions[0]!.question]: { labels: ["Project map"] },
+    });
+    const review = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.toolName === "ExitPlanMode",
+    );
+    const request = review.entry.request;
+    if (request.kind !== "question") throw new Error("expected the plan review");
+    const plan = request.questions[0]!.detail!;
+    const lines = plan.split("\n");
+    const stepThree = lines.findIndex((line) => line.startsWith("3. Leave")) + 1;
+    const goal = lines.findIndex((line) => line.startsWith("**Goal:**")) + 1;
+    const comment = (n: number, quote: string, text: string, path: string[]) => ({
+      id: `c${n}`,
+      anchor: {
+        headingPath: path,
+        blockIndex: 0,
+        blockText: quote,
+        quote,
+        lines: { start: n, end: n },
+      },
+      text,
+    });
+    // Given out of plan order on purpose.
+    registry.answer(request.interactionId, {
+      "Review this implementation plan": {
+        labels: ["Refuse"],
+        other: "Keep it short.",
+        review: {
+          comments: [
+            comment(
+              stepThree,
+              "Leave every existing file as it is.",
+              "Also leave .gitignore alone",
+              ["Plan: a notes file for newcomers", "Steps"],
+            ),
+            comment(goal, "Goal:", "Is one file enough?", ["Plan: a notes file for newcomers"]),
+          ],
+        },
+      },
+    });
+
+    const second = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) =>
+        e.request.toolName === "ExitPlanMode" && e.request.interactionId !== request.interactionId,
+    );
+    const told = entries(id).find(
+      (e) => e.kind === "user.message" && e.text.startsWith("I am not approving"),
+    );
+    const text = told?.kind === "user.message" ? told.text : "";
+    expect(text.indexOf(`lines="${goal}"`)).toBeGreaterThan(0);
+    expect(text.indexOf(`lines="${goal}"`)).toBeLessThan(text.indexOf(`lines="${stepThree}"`));
+    expect(text).toContain("<quoted>\nLeave every existing file as it is.\n</quoted>");
+    expect(text).toContain('section="Plan: a notes file for newcomers > Steps"');
+    expect(text).toContain("<overall-feedback>\nKeep it short.\n</overall-feedback>");
+
+    const next = second.entry.request;
+    if (next.kind !== "question") throw new Error("expected revision 2");
+    expect(next.planRevision?.number).toBe(2);
+    expect(next.planRevision?.previous?.comments?.map((c) => c.text)).toEqual([
+      "Also leave .gitignore alone",
+      "Is one file enough?",
+    ]);
+    // The steered comment message is shown at the anchors, not repeated as feedback.
+    expect(next.planRevision?.previous?.feedback).toEqual(["Keep it short."]);
+    const revised = next.questions[0]!.detail!.split("\n");
+    expect(revised[stepThree - 1]).toBe(
+      "3. Leave every existing file as it is. (revised: Also leave .gitignore alone)",
+    );
+    expect(revised[goal - 1]).toBe(lines[goal - 1]);
+  });
+
   it("keeps the hello turn and the look-around reply", async () => {
     const { id } = manager.create();
     manager.prompt(id, "hello");

@@ -1,0 +1,27 @@
+import { commentsInFeedback } from "../../plan/planComments.ts";
+
+/** A comment that only asks something is answered, not acted on (the plan's lines stay). */
+const isQuestion = (text: string) => text.trimEnd().endsWith("?");
+
+function reviseLine(line: string, comment: string): string {
+  const note = `(revised: ${comment.replace(/\s+/g, " ").replace(/\|/g, "/")})`;
+  // A table row keeps its last cell closed.
+  const row = /^(.*\S)\s*\|\s*$/.exec(line);
+  return row ? `${row[1]} ${note} |` : `${line.trimEnd()} ${note}`;
+}
+
+/**
+ * V3 in the demo: the keyless model "revises" the plan lines the person commented on, so the
+ * next revision shows which comments were acted on. The comments are read from the person's
+ * latest message; each one's last plan-file line gets the comment worked in.
+ */
+export function reviseCommentedLines(plan: string, userMessage: string): string {
+  const lines = plan.split("\n");
+  for (const comment of commentsInFeedback(userMessage)) {
+    if (isQuestion(comment.text)) continue;
+    const index = comment.lines.end - 1;
+    const line = lines[index];
+    if (line !== undefined) lines[index] = reviseLine(line, comment.text);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,179 @@
+import { memo, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { PlanComment } from "../../../protocol/index.ts";
+import type { FollowUpStatus } from "./anchors.ts";
+
+const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+export function LinesLabel({ lines }: { lines: PlanComment["anchor"]["lines"] }) {
+  const { t } = useTranslation("question");
+  return (
+    <span className="qcomment-lines">
+      {lines.start === lines.end
+        ? t("planReview.comments.line", { start: lines.start })
+        : t("planReview.comments.lines", lines)}
+    </span>
+  );
+}
+
+interface EditorProps {
+  quote: string;
+  initial?: string;
+  submitLabel: string;
+  disabled: boolean;
+  onSubmit(text: string): void;
+  onCancel(): void;
+}
+
+/** V1: writing or editing one comment; Escape or Cancel leaves it unchanged. */
+export function CommentEditor({
+  quote,
+  initial = "",
+  submitLabel,
+  disabled,
+  onSubmit,
+  onCancel,
+}: EditorProps) {
+  const { t } = useTranslation("question");
+  const [text, setText] = useState(initial);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  const submit = () => {
+    if (text.trim() !== "") onSubmit(text.trim());
+  };
+  return (
+    <div className="qcomment-editor">
+      <label className="qcomment-editor-label">
+        <span>{t("planReview.comments.label", { quote: excerpt(quote) })}</span>
+        <textarea
+          ref={ref}
+          className="qcomment-text"
+          rows={3}
+          maxLength={4000}
+          placeholder={t("planReview.comments.placeholder")}
+          value={text}
+          disabled={disabled}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") {
+              event.preventDefault();
+              event.stopPropagation();
+              onCancel();
+            } else if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+        />
+      </label>
+      <div className="qcomment-actions">
+        <button type="button" className="qbtn qbtn--small" onClick={onCancel}>
+          {t("planReview.comments.cancel")}
+        </button>
+        <button
+          type="button"
+          className="qbtn qbtn--small qbtn--primary"
+          disabled={disabled || text.trim() === ""}
+          onClick={submit}
+        >
+          {submitLabel}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface CardProps {
+  comment: PlanComment;
+  disabled: boolean;
+  onUpdate(id: string, text: string): void;
+  onRemove(id: string): void;
+}
+
+/** V1: a comment beside its anchor, editable and removable until the review is sent. */
+export const CommentCard = memo(function CommentCard({
+  comment,
+  disabled,
+  onUpdate,
+  onRemove,
+}: CardProps) {
+  const { t } = useTranslation("question");
+  const [editing, setEditing] = useState(false);
+  const quote = excerpt(comment.anchor.quote);
+  return (
+    <article className="qcomment" aria-label={t("planReview.comments.cardName", { quote })}>
+      <p className="qcomment-quote">
+        <q>{quote}</q> <LinesLabel lines={comment.anchor.lines} />
+      </p>
+      {editing ? (
+        <CommentEditor
+          quote={comment.anchor.quote}
+          initial={comment.text}
+          submitLabel={t("planReview.comments.update")}
+          disabled={disabled}
+          onSubmit={(text) => {
+            setEditing(false);
+            onUpdate(comment.id, text);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : (
+        <>
+          <p className="qcomment-body">{comment.text}</p>
+          <div className="qcomment-actions">
+            <button
+              type="button"
+              className="qbtn qbtn--link"
+              disabled={disabled}
+              onClick={() => setEditing(true)}
+            >
+              {t("planReview.comments.edit")}
+            </button>
+            <button
+              type="button"
+              className="qbtn qbtn--link"
+              disabled={disabled}
+              onClick={() => onRemove(comment.id)}
+            >
+              {t("planReview.comments.remove")}
+            </button>
+          </div>
+        </>
+      )}
+    </article>
+  );
+});
+
+/** V3: an earlier revision's comment, marked with what became of its place. */
+export const EarlierCommentCard = memo(function EarlierCommentCard({
+  comment,
+  status,
+  revision,
+}: {
+  comment: PlanComment;
+  status: FollowUpStatus;
+  revision: number;
+}) {
+  const { t } = useTranslation("question");
+  const quote = excerpt(comment.anchor.quote);
+  return (
+    <article
+      className="qcomment qcomment--earlier"
+      data-status={status}
+      aria-label={t("planReview.comments.cardName", { quote })}
+    >
+      <p className="qcomment-quote">
+        <span className={`qcomment-status qcomment-status--${status}`}>
+          {t(`planReview.comments.status.${status}`)}
+        </span>{" "}
+        <span className="qcomment-earlier">
+          {t("planReview.comments.earlier", { number: revision })}
+        </span>
+      </p>
+      <p className="qcomment-quote">
+        <q>{quote}</q> <LinesLabel lines={comment.anchor.lines} />
+      </p>
+      <p className="qcomment-body">{comment.text}</p>
+    </article>
+  );
+});

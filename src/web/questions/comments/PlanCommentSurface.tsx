@@ -1,0 +1,499 @@
+import {
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useTranslation } from "react-i18next";
+import { MAX_PLAN_COMMENTS, type PlanComment } from "../../../protocol/index.ts";
+import { Markdown } from "../../markdown/Markdown.tsx";
+import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
+import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
+import { type DomBlock, readDomBlocks } from "./domBlocks.ts";
+import { highlightQuotes } from "./highlight.ts";
+import { linesFor, linesIfReady, warmPlanLines } from "./planLines.ts";
+import { useMarginLayout } from "./useMarginLayout.ts";
+import "./comments.css";
+
+export interface FollowUpSummary {
+  addressed: number;
+  total: number;
+}
+
+interface Props {
+  plan: string;
+  comments: PlanComment[];
+  /** V3: the comments the previous revision was refused with. */
+  earlier?: { comments: PlanComment[]; revision: number } | undefined;
+  disabled: boolean;
+  /** The focusable plan region: it takes the block keys (j/k, c). */
+  regionRef: RefObject<HTMLElement | null>;
+  onChange(comments: PlanComment[]): void;
+  onFollowUp?(summary: FollowUpSummary): void;
+}
+
+interface Draft {
+  block: number;
+  quote: string;
+  endBlock: number;
+}
+
+type Placed =
+  | { key: string; block: number; kind: "comment"; comment: PlanComment }
+  | {
+      key: string;
+      block: number;
+      kind: "earlier";
+      comment: PlanComment;
+      status: "changed" | "unchanged";
+    }
+  | { key: string; block: number; kind: "draft" }
+  | { key: string; block: number; kind: "add" };
+
+/** Quiet time after the markdown's last change before its blocks are read. */
+export const BLOCKS_SETTLE_MS = 60;
+
+let commentCount = 0;
+const newCommentId = () =>
+  `c${Date.now().toString(36)}${(commentCount++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** The block index an event's node lies in, or -1. */
+function blockOf(node: Node | null, owners: Map<Element, number>): number {
+  let element: Element | null = node instanceof Element ? node : (node?.parentElement ?? null);
+  while (element !== null) {
+    const index = owners.get(element);
+    if (index !== undefined) return index;
+    element = element.parentElement;
+  }
+  return -1;
+}
+
+/**
+ * V1–V3: the rendered plan with its comments beside their anchors: in a margin on wide
+ * windows, below the block on narrow ones. A block is picked with the pointer, a text
+ * selection, or j/k (arrows) in the plan region; `c` (or Enter) comments on it.
+ */
+export function PlanCommentSurface({
+  plan,
+  comments,
+  earlier,
+  disabled,
+  regionRef,
+  onChange,
+  onFollowUp,
+}: Props) {
+  const { t } = useTranslation("question");
+  const planRef = useRef<HTMLDivElement>(null);
+  const layerRef = useRef<HTMLDivElement>(null);
+  const [blocks, setBlocks] = useState<DomBlock[]>([]);
+  const [active, setActive] = useState(-1);
+  const [selection, setSelection] = useState<Draft | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const wide = useMarginLayout();
+  // Adding waits for the line numbers; comments changed meanwhile must not be lost.
+  const latestComments = useRef(comments);
+  latestComments.current = comments;
+  const latestOnChange = useRef(onChange);
+  latestOnChange.current = onChange;
+  // Stable, so the cards (memoised) re-render only when their own comment changes.
+  const updateComment = useCallback((id: string, text: string) => {
+    latestComments.current = latestComments.current.map((c) => (c.id === id ? { ...c, text } : c));
+    latestOnChange.current(latestComments.current);
+  }, []);
+  const removeComment = useCallback(
+    (id: string) => {
+      latestComments.current = latestComments.current.filter((c) => c.id !== id);
+      latestOnChange.current(latestComments.current);
+      regionRef.current?.focus();
+    },
+    [regionRef],
+  );
+  const marked = useRef(new Set<HTMLElement>()).current;
+  useEffect(() => warmPlanLines(plan), [plan]);
+
+  // The renderer adds pieces over several tasks; the blocks are read once it pauses, so reading
+  // them never adds work to each of its steps (the plan's first screen stays as fast).
+  useEffect(() => {
+    const root = planRef.current;
+    if (root === null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const markdown = root.querySelector(".markdown:not(.markdown-plain)");
+        setBlocks(markdown === null ? [] : readDomBlocks(markdown));
+      }, BLOCKS_SETTLE_MS);
+    };
+    read();
+    const observer = new MutationObserver(read);
+    observer.observe(root, { childList: true, subtree: true, characterData: true });
+    return () => {
+      clearTimeout(timer);
+      observer.disconnect();
+    };
+  }, []);
+
+  const owners = useMemo(() => {
+    const map = new Map<Element, number>();
+    blocks.forEach((block, index) => {
+      for (const element of block.elements) map.set(element, index);
+    });
+    return map;
+  }, [blocks]);
+
+  const located = useMemo(
+    () => comments.map((comment) => locateAnchor(comment.anchor, blocks)),
+    [comments, blocks],
+  );
+  const followUps = useMemo(
+    () => (earlier?.comments ?? []).map((comment) => followUp(comment.anchor, blocks)),
+    [earlier, blocks],
+  );
+
+  useEffect(() => {
+    if (onFollowUp === undefined || earlier === undefined || blocks.length === 0) return;
+    const addressed = followUps.filter((f) => f.status !== "unchanged").length;
+    onFollowUp({ addressed, total: followUps.length });
+  }, [followUps, earlier, blocks.length, onFollowUp]);
+
+  const placed: Placed[] = [];
+  (earlier?.comments ?? []).forEach((comment, index) => {
+    const found = followUps[index];
+    if (found && found.status !== "removed") {
+      placed.push({
+        key: `e${comment.id}`,
+        block: found.index,
+        kind: "earlier",
+        comment,
+        status: found.status,
+      });
+    }
+  });
+  comments.forEach((comment, index) => {
+    const block = located[index] ?? -1;
+    if (block >= 0) placed.push({ key: comment.id, block, kind: "comment", comment });
+  });
+  if (draft !== null) placed.push({ key: "draft", block: draft.block, kind: "draft" });
+  else if (!disabled && (selection?.block ?? active) >= 0) {
+    placed.push({ key: "add", block: selection?.block ?? active, kind: "add" });
+  }
+  placed.sort((a, b) => a.block - b.block);
+  const gone = [
+    ...(earlier?.comments ?? []).filter((_, index) => followUps[index]?.status === "removed"),
+    ...comments.filter((_, index) => (located[index] ?? -1) < 0 && blocks.length > 0),
+  ];
+
+  // Marks, highlights and card positions follow every render and every change of size.
+  // The margin opens only for something to show in it, so a plan without comments keeps its width.
+  const layout: Layout = !wide
+    ? "inline"
+    : placed.some((item) => item.kind !== "add")
+      ? "margin"
+      : "overlay";
+  const relayout = useCallback(() => {
+    const layer = layerRef.current;
+    if (layer === null) return;
+    layoutCards(layer, blocks, layout, marked);
+  }, [blocks, layout, marked]);
+  useLayoutEffect(() => {
+    markBlocks(marked, blocks, active, located, followUps);
+    relayout();
+  });
+  // Highlights are repainted page-wide when replaced, so only when the comments move.
+  useLayoutEffect(() => highlightQuotes(blocks, comments, located), [blocks, comments, located]);
+  useEffect(() => {
+    const root = planRef.current;
+    if (root === null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => relayout());
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, [relayout]);
+
+  const openDraft = useCallback(
+    (from: Draft | null) => {
+      if (from === null || disabled || comments.length >= MAX_PLAN_COMMENTS) return;
+      setDraft(from);
+      setSelection(null);
+    },
+    [disabled, comments.length],
+  );
+
+  // V1 keyboard: move between blocks and comment without a mouse; no key here decides anything.
+  useEffect(() => {
+    const region = regionRef.current;
+    if (region === null) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.target !== region || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (blocks.length === 0) return;
+      const step =
+        event.key === "j" || event.key === "ArrowDown"
+          ? 1
+          : event.key === "k" || event.key === "ArrowUp"
+            ? -1
+            : 0;
+      if (step !== 0) {
+        event.preventDefault();
+        const next =
+          active < 0
+            ? step > 0
+              ? 0
+              : blocks.length - 1
+            : Math.min(blocks.length - 1, Math.max(0, active + step));
+        setActive(next);
+        setSelection(null);
+        blocks[next]?.elements[0]?.scrollIntoView?.({ block: "nearest" });
+      } else if ((event.key === "c" || event.key === "Enter") && active >= 0) {
+        event.preventDefault();
+        openDraft({ block: active, quote: blocks[active]?.text ?? "", endBlock: active });
+      } else if (event.key === "Escape" && active >= 0) {
+        setActive(-1);
+      }
+    };
+    region.addEventListener("keydown", onKey);
+    return () => region.removeEventListener("keydown", onKey);
+  }, [regionRef, blocks, active, openDraft]);
+
+  function onPointerUp() {
+    const picked = window.getSelection();
+    if (picked === null || picked.isCollapsed || picked.rangeCount === 0) {
+      setSelection(null);
+      return;
+    }
+    const range = picked.getRangeAt(0);
+    const start = blockOf(range.startContainer, owners);
+    const end = blockOf(range.endContainer, owners);
+    const quote = picked.toString().trim();
+    if (start < 0 || quote === "") return;
+    setActive(start);
+    setSelection({ block: start, quote, endBlock: Math.max(start, end) });
+  }
+
+  function onClick(event: React.MouseEvent) {
+    const picked = window.getSelection();
+    if (picked !== null && !picked.isCollapsed) return;
+    const index = blockOf(event.target as Node, owners);
+    if (index >= 0) {
+      setActive(index);
+      setSelection(null);
+    }
+  }
+
+  async function addComment(text: string) {
+    if (draft === null) return;
+    const block = blocks[draft.block];
+    if (block === undefined) return;
+    setDraft(null);
+    regionRef.current?.focus();
+    const { block: first, endBlock, quote } = draft;
+    const lines =
+      linesIfReady(plan, blocks, first, endBlock, quote) ??
+      (await linesFor(plan, blocks, first, endBlock, quote));
+    const comment: PlanComment = {
+      id: newCommentId(),
+      anchor: anchorFor(block, draft.quote, lines),
+      text,
+    };
+    latestComments.current = [...latestComments.current, comment];
+    onChange(latestComments.current);
+  }
+
+  function cancelDraft() {
+    setDraft(null);
+    regionRef.current?.focus();
+  }
+
+  const activeBlock = blocks[active];
+  return (
+    <div className="qcomments" data-layout={layout}>
+      {gone.length > 0 && (
+        <section className="qcomments-gone" aria-label={t("planReview.comments.gone")}>
+          <p>{t("planReview.comments.gone")}</p>
+          {gone.map((comment) =>
+            comments.includes(comment) ? (
+              <CommentCard
+                key={comment.id}
+                comment={comment}
+                disabled={disabled}
+                onUpdate={updateComment}
+                onRemove={removeComment}
+              />
+            ) : (
+              <EarlierCommentCard
+                key={`e${comment.id}`}
+                comment={comment}
+                status="removed"
+                revision={earlier?.revision ?? 1}
+              />
+            ),
+          )}
+        </section>
+      )}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: pointer picking of a block; the keyboard has j/k and c on the plan region */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard path is j/k and c on the focusable plan region */}
+      <div className="qcomments-plan" ref={planRef} onMouseUp={onPointerUp} onClick={onClick}>
+        <Markdown text={plan} />
+      </div>
+      <div className="qcomments-layer" ref={layerRef}>
+        {placed.map((item) => (
+          <div
+            key={item.key}
+            className="qcomments-slot"
+            data-block={item.block}
+            data-kind={item.kind}
+          >
+            {item.kind === "comment" && (
+              <CommentCard
+                comment={item.comment}
+                disabled={disabled}
+                onUpdate={updateComment}
+                onRemove={removeComment}
+              />
+            )}
+            {item.kind === "earlier" && (
+              <EarlierCommentCard
+                comment={item.comment}
+                status={item.status}
+                revision={earlier?.revision ?? 1}
+              />
+            )}
+            {item.kind === "draft" && draft !== null && (
+              <CommentEditor
+                quote={draft.quote}
+                submitLabel={t("planReview.comments.save")}
+                disabled={disabled}
+                onSubmit={addComment}
+                onCancel={cancelDraft}
+              />
+            )}
+            {item.kind === "add" && (
+              <button
+                type="button"
+                className="qbtn qbtn--small qcomments-add"
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() =>
+                  openDraft(
+                    selection ?? {
+                      block: active,
+                      quote: blocks[active]?.text ?? "",
+                      endBlock: active,
+                    },
+                  )
+                }
+              >
+                {t(selection ? "planReview.comments.addSelection" : "planReview.comments.addBlock")}
+              </button>
+            )}
+          </div>
+        ))}
+      </div>
+      <p className="sr-only" aria-live="polite">
+        {activeBlock
+          ? t("planReview.comments.position", {
+              index: active + 1,
+              count: blocks.length,
+              text: activeBlock.text.slice(0, 120),
+            })
+          : ""}
+      </p>
+    </div>
+  );
+}
+
+/** Commented blocks are tinted, the picked one outlined; marks on blocks no longer meant go. */
+function markBlocks(
+  marked: Set<HTMLElement>,
+  blocks: readonly DomBlock[],
+  active: number,
+  located: readonly number[],
+  followUps: readonly { status: string; index: number }[],
+) {
+  const wanted = new Map<HTMLElement, string>();
+  const mark = (index: number, value: string) => {
+    for (const element of blocks[index]?.elements ?? []) {
+      const before = wanted.get(element);
+      wanted.set(element, before ? `${before} ${value}` : value);
+    }
+  };
+  for (const index of located) if (index >= 0) mark(index, "comment");
+  for (const found of followUps) if (found.index >= 0) mark(found.index, `earlier-${found.status}`);
+  if (active >= 0) mark(active, "active");
+  for (const element of marked) {
+    if (!wanted.has(element)) {
+      element.removeAttribute("data-qmark");
+      element.style.removeProperty("margin-bottom");
+      marked.delete(element);
+    }
+  }
+  for (const [element, value] of wanted) {
+    if (element.getAttribute("data-qmark") !== value) element.setAttribute("data-qmark", value);
+    marked.add(element);
+  }
+}
+
+const GAP = 6;
+
+/** margin: a column beside the plan; inline: below each block; overlay: only the add button, at the block's top. */
+type Layout = "margin" | "inline" | "overlay";
+
+/**
+ * Margin: each card at its block's top, pushed down past the card above. Inline: cards sit in
+ * room made below their block (its bottom margin grows by their height).
+ */
+function layoutCards(
+  layer: HTMLElement,
+  blocks: readonly DomBlock[],
+  layout: Layout,
+  marked: Set<HTMLElement>,
+) {
+  const wide = layout !== "inline";
+  // All reads, then all writes: a read after a write would lay the page out once per card.
+  const slots = [...layer.querySelectorAll<HTMLElement>(".qcomments-slot")];
+  const heights = new Map(slots.map((slot) => [slot, slot.offsetHeight]));
+  const byBlock = new Map<number, HTMLElement[]>();
+  for (const slot of slots) {
+    const index = Number(slot.dataset.block);
+    byBlock.set(index, [...(byBlock.get(index) ?? []), slot]);
+  }
+  const room = new Map<HTMLElement, string>();
+  if (!wide) {
+    for (const [index, group] of byBlock) {
+      const last = blocks[index]?.elements.at(-1);
+      if (last === undefined) continue;
+      const height = group.reduce((sum, slot) => sum + (heights.get(slot) ?? 0) + GAP, GAP);
+      room.set(last, `${height}px`);
+      marked.add(last);
+    }
+  }
+  for (const element of marked) {
+    const height = room.get(element) ?? "";
+    if (element.style.marginBottom !== height) element.style.marginBottom = height;
+  }
+  const origin = layer.getBoundingClientRect().top;
+  const anchors = [...byBlock]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, group]) => {
+      const elements = blocks[index]?.elements ?? [];
+      const first = elements[0];
+      const last = elements.at(-1);
+      if (first === undefined || last === undefined) return { group, top: null };
+      const top = wide
+        ? first.getBoundingClientRect().top - origin
+        : last.getBoundingClientRect().bottom - origin + GAP;
+      return { group, top };
+    });
+  let floor = 0;
+  for (const { group, top: anchorTop } of anchors) {
+    if (anchorTop === null) continue;
+    let top = anchorTop;
+    for (const slot of group) {
+      if (wide) top = Math.max(top, floor);
+      const value = `${Math.round(top)}px`;
+      if (slot.style.top !== value) slot.style.top = value;
+      top += (heights.get(slot) ?? 0) + GAP;
+      floor = top;
+    }
+  }
+}

@@ -1,0 +1,246 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { AskUserQuestionItem, PlanComment, QuestionDraft } from "../../../protocol/index.ts";
+import { PlanReviewPanel, type PlanReviewPanelProps } from "../PlanReviewPanel.tsx";
+import { planReviewOf } from "../planReviewOf.ts";
+import { renderWithI18n, type TestLanguage } from "../renderWithI18n.tsx";
+import { questionRequest, reviewItem } from "../testFixtures.ts";
+import { BLOCKS_SETTLE_MS } from "./PlanCommentSurface.tsx";
+
+const PLAN = [
+  "# Plan",
+  "",
+  "## Steps",
+  "",
+  "1. Add the migration",
+  "2. Backfill the rows",
+  "   in small batches",
+  "",
+  "## Check",
+  "",
+  "Run the tests.",
+].join("\n");
+
+const item: AskUserQuestionItem = { ...reviewItem, detail: PLAN };
+
+function setup(extra: Partial<PlanReviewPanelProps> = {}, lng: TestLanguage = "en", detail = PLAN) {
+  const request = questionRequest({ ...item, detail });
+  if (extra.review?.revision) request.planRevision = extra.review.revision;
+  const review = planReviewOf(request);
+  if (review === null) throw new Error("fixture is not a plan review");
+  const props: PlanReviewPanelProps = {
+    review,
+    onAnswer: vi.fn(),
+    onCancel: vi.fn(),
+    onDraft: vi.fn(),
+    focusComposer: vi.fn(),
+    ...extra,
+  };
+  const view = renderWithI18n(<PlanReviewPanel {...props} />, lng);
+  const rerender = (more: Partial<PlanReviewPanelProps>) =>
+    view.rerender(<PlanReviewPanel {...props} {...more} />);
+  return { props, rerender, user: userEvent.setup() };
+}
+
+const region = () => screen.getByRole("region", { name: "Plan" });
+
+/** Blocks are read once the markdown has stopped changing. */
+async function blocksReady() {
+  await waitFor(() => expect(within(region()).getByText("Run the tests.")).toBeInTheDocument());
+  await act(() => new Promise((resolve) => setTimeout(resolve, BLOCKS_SETTLE_MS + 40)));
+}
+
+async function commentOnBlock(
+  user: ReturnType<typeof userEvent.setup>,
+  keys: string,
+  text: string,
+) {
+  region().focus();
+  await user.keyboard(keys);
+  await user.keyboard("c");
+  const box = await screen.findByRole("textbox", { name: /Your comment on/ });
+  expect(box).toHaveFocus();
+  await user.type(box, text);
+  await user.click(screen.getByRole("button", { name: "Add comment" }));
+  await screen.findByText(text);
+}
+
+function comment(id: string, anchor: Partial<PlanComment["anchor"]>, text: string): PlanComment {
+  return {
+    id,
+    anchor: {
+      headingPath: ["Plan", "Steps"],
+      blockIndex: 0,
+      blockText: "Add the migration",
+      quote: "Add the migration",
+      lines: { start: 5, end: 5 },
+      ...anchor,
+    },
+    text,
+  };
+}
+
+describe("plan comments (V1–V3)", () => {
+  it("[V1] j/k move between blocks with a visible mark and c opens a comment box, without a mouse", async () => {
+    const { user } = setup();
+    await blocksReady();
+    region().focus();
+    await user.keyboard("jjj");
+    const marked = within(region()).getByText("Add the migration", { selector: "li" });
+    expect(marked).toHaveAttribute("data-qmark", "active");
+    await user.keyboard("k");
+    expect(marked).not.toHaveAttribute("data-qmark");
+    await user.keyboard("jc");
+    expect(
+      await screen.findByRole("textbox", { name: "Your comment on “Add the migration”" }),
+    ).toHaveFocus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("textbox", { name: /Your comment on/ })).not.toBeInTheDocument();
+  });
+
+  it("[V1] a comment shows beside its block, is saved as a draft, and can be edited and removed", async () => {
+    const { props, user } = setup();
+    await blocksReady();
+    await commentOnBlock(user, "jjjj", "Say how big a batch is");
+    const card = screen.getByRole("article", {
+      name: "Comment on “Backfill the rows in small batches”",
+    });
+    expect(within(card).getByText("lines 6–7")).toBeInTheDocument();
+    await waitFor(() => expect(props.onDraft).toHaveBeenCalled());
+    const draft = vi.mocked(props.onDraft!).mock.calls.at(-1)?.[0];
+    expect(draft?.comments?.[0]).toMatchObject({
+      text: "Say how big a batch is",
+      anchor: { headingPath: ["Plan", "Steps"], blockIndex: 1, lines: { start: 6, end: 7 } },
+    });
+    await user.click(within(card).getByRole("button", { name: "Edit" }));
+    const edit = within(card).getByRole("textbox");
+    await user.clear(edit);
+    await user.type(edit, "1000 rows per batch");
+    await user.click(within(card).getByRole("button", { name: "Save" }));
+    expect(within(card).getByText("1000 rows per batch")).toBeInTheDocument();
+    await user.click(within(card).getByRole("button", { name: "Remove" }));
+    expect(screen.queryByRole("article")).not.toBeInTheDocument();
+  });
+
+  it("[V1] an anchor survives a re-render and a reload: the saved draft puts the comment back on its block", async () => {
+    const saved: QuestionDraft = {
+      page: 0,
+      picks: {},
+      other: {},
+      comments: [
+        comment(
+          "a",
+          {
+            blockIndex: 1,
+            blockText: "Backfill the rows in small batches",
+            quote: "small batches",
+            lines: { start: 7, end: 7 },
+          },
+          "How small?",
+        ),
+      ],
+    };
+    const { rerender } = setup({ draft: saved });
+    await blocksReady();
+    const block = within(region())
+      .getByText(/Backfill the rows/)
+      .closest("li");
+    expect(block).toHaveAttribute("data-qmark", "comment");
+    expect(screen.getByRole("article", { name: "Comment on “small batches”" })).toBeInTheDocument();
+    // A re-render (here: the same draft arriving again from the server) keeps one card, same block.
+    rerender({ draft: { ...saved } });
+    await blocksReady();
+    expect(screen.getAllByRole("article")).toHaveLength(1);
+    expect(
+      within(region())
+        .getByText(/Backfill the rows/)
+        .closest("li"),
+    ).toHaveAttribute("data-qmark", "comment");
+  });
+
+  it("[V2] Request changes sends every comment, in plan order, with its quote, heading path and plan-file lines", async () => {
+    const { props, user } = setup();
+    await blocksReady();
+    await commentOnBlock(user, "jjjjjjj", "Name the test command");
+    await commentOnBlock(user, "kkk", "Keep the old column");
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(2));
+    await user.click(screen.getByRole("button", { name: "Request changes (2 comments)" }));
+    const answers = vi.mocked(props.onAnswer).mock.calls[0]?.[0];
+    const sent = answers?.[item.question];
+    expect(sent?.labels).toEqual(["Not yet"]);
+    expect(
+      sent?.review?.comments?.map((c) => [
+        c.text,
+        c.anchor.quote,
+        c.anchor.headingPath,
+        c.anchor.lines,
+      ]),
+    ).toEqual([
+      ["Keep the old column", "Add the migration", ["Plan", "Steps"], { start: 5, end: 5 }],
+      ["Name the test command", "Run the tests.", ["Plan", "Check"], { start: 11, end: 11 }],
+    ]);
+  });
+
+  it("[V3] the next revision shows each earlier comment at its place, marked changed or unchanged, and counts the addressed ones", async () => {
+    const earlier = [
+      comment("a", {}, "Keep the old column"),
+      comment(
+        "b",
+        {
+          blockIndex: 1,
+          blockText: "Backfill the rows in small batches",
+          quote: "small batches",
+          lines: { start: 6, end: 7 },
+        },
+        "How small?",
+      ),
+      comment(
+        "c",
+        {
+          headingPath: ["Plan", "Rollout"],
+          blockText: "Ship on Friday",
+          quote: "Ship on Friday",
+          lines: { start: 14, end: 14 },
+        },
+        "Not on a Friday",
+      ),
+    ];
+    const revised = PLAN.replace("in small batches", "in batches of 1000 rows");
+    const base = planReviewOf(questionRequest({ ...item, detail: revised }));
+    if (base === null) throw new Error("fixture");
+    setup(
+      {
+        review: {
+          ...base,
+          revision: { number: 2, previous: { plan: PLAN, feedback: [], comments: earlier } },
+        },
+      },
+      "en",
+      revised,
+    );
+    await blocksReady();
+    const unchanged = screen.getByRole("article", { name: "Comment on “Add the migration”" });
+    expect(within(unchanged).getByText("Unchanged")).toBeInTheDocument();
+    const changed = screen.getByRole("article", { name: "Comment on “small batches”" });
+    expect(within(changed).getByText("Changed")).toBeInTheDocument();
+    const removed = screen.getByRole("article", { name: "Comment on “Ship on Friday”" });
+    expect(within(removed).getByText("Removed")).toBeInTheDocument();
+    expect(
+      within(region())
+        .getByText(/batches of 1000/)
+        .closest("li"),
+    ).toHaveAttribute("data-qmark", "earlier-changed");
+    expect(await screen.findByText("Comments addressed: 2 of 3")).toBeInTheDocument();
+  });
+
+  it("[V1][W2] speaks Chinese too", async () => {
+    const { user } = setup({}, "zh-CN");
+    await waitFor(() => expect(screen.getByText("Run the tests.")).toBeInTheDocument());
+    await act(() => new Promise((resolve) => setTimeout(resolve, BLOCKS_SETTLE_MS + 40)));
+    screen.getByRole("region", { name: "计划" }).focus();
+    await user.keyboard("jc");
+    expect(await screen.findByRole("button", { name: "添加评论" })).toBeDisabled();
+  });
+});

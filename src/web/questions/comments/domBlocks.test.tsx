@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { render, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import MarkdownRenderer from "../../markdown/MarkdownRenderer.tsx";
+import { sourceBlocks } from "../../markdown/sourceBlocks.ts";
+import { SOFT_BLOCK_CHARS } from "../../markdown/splitBlocks.ts";
+import { linesOfBlocks } from "./anchors.ts";
+import { readDomBlocks } from "./domBlocks.ts";
+
+// Long enough that the renderer cuts the table between rows and the code block in two.
+const rows = Array.from(
+  { length: 120 },
+  (_, i) => `| file${i}.ts | change number ${i} of the migration |`,
+);
+const code = Array.from({ length: 160 }, (_, i) => `const value${i} = compute(${i}); // step ${i}`);
+const PLAN = [
+  "# Plan",
+  "",
+  "## Files",
+  "",
+  "| File | Change |",
+  "| --- | --- |",
+  ...rows,
+  "",
+  "## Code",
+  "",
+  "```ts",
+  ...code,
+  "```",
+  "",
+  "Done.",
+].join("\n");
+
+describe("rendered blocks", () => {
+  it("[V1][V2] a table and a code block cut into pieces by the renderer still read as one block per row and one code block, paired with their lines", async () => {
+    expect(PLAN.length).toBeGreaterThan(2 * SOFT_BLOCK_CHARS);
+    const { container } = render(<MarkdownRenderer text={PLAN} />);
+    await waitFor(() => expect(container.textContent).toContain("Done."));
+    expect(container.querySelectorAll("table").length).toBeGreaterThan(1);
+    expect(container.querySelectorAll("pre").length).toBeGreaterThan(1);
+    const blocks = readDomBlocks(container);
+    const source = sourceBlocks(PLAN);
+    expect(blocks.map((b) => b.kind)).toEqual(source.map((b) => b.kind));
+    const row = blocks.findIndex((b) => b.text === "file77.ts | change number 77 of the migration");
+    expect(blocks[row]?.headingPath).toEqual(["Plan", "Files"]);
+    const lines = linesOfBlocks(blocks, source);
+    expect(PLAN.split("\n")[(lines[row]?.start ?? 0) - 1]).toContain("file77.ts");
+    const codeBlock = blocks.find((b) => b.kind === "code");
+    expect(codeBlock?.elements.length).toBeGreaterThan(1);
+    expect(lines[blocks.indexOf(codeBlock!)]).toEqual({ start: 130, end: 291 });
+  });
+});

@@ -1,0 +1,111 @@
+import type { BlockKind } from "../../markdown/sourceBlocks.ts";
+
+/** One commentable block as rendered: a heading, paragraph, list item, table row or code block. */
+export interface DomBlock {
+  kind: BlockKind;
+  /** The block's elements; a code block cut into pieces for rendering has one per piece. */
+  elements: HTMLElement[];
+  /** The headings above it, outermost first. */
+  headingPath: string[];
+  /** Its place among the blocks under the same heading path, from 0. */
+  indexUnderHeading: number;
+  /** Its own text (a list item without its nested lists), whitespace collapsed. */
+  text: string;
+}
+
+const SELECTOR = "h1,h2,h3,h4,h5,h6,p,li,tr,pre";
+
+export const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+
+function kindOf(element: Element): BlockKind {
+  switch (element.tagName) {
+    case "LI":
+      return "item";
+    case "TR":
+      return "row";
+    case "PRE":
+      return "code";
+    case "P":
+      return "paragraph";
+    default:
+      return "heading";
+  }
+}
+
+function ownText(element: Element): string {
+  if (element.tagName === "TR") {
+    return [...element.children].map((cell) => collapse(cell.textContent ?? "")).join(" | ");
+  }
+  if (element.tagName !== "LI" || element.querySelector("ul,ol") === null) {
+    return collapse(element.textContent ?? "");
+  }
+  const copy = element.cloneNode(true) as Element;
+  for (const nested of copy.querySelectorAll("ul,ol")) nested.remove();
+  return collapse(copy.textContent ?? "");
+}
+
+/** The `.md-block` piece an element was rendered in, and the piece before it. */
+function piece(element: Element): Element | null {
+  return element.closest(".md-block");
+}
+
+/** First element of its piece, continuing what the piece before ended with (a cut table or code). */
+function continues(element: Element, selector: string): Element | null {
+  const own = piece(element);
+  if (own === null || own.firstElementChild === null) return null;
+  if (!own.firstElementChild.matches(selector)) return null;
+  if (!own.firstElementChild.contains(element) && own.firstElementChild !== element) return null;
+  const before = own.previousElementSibling?.lastElementChild ?? null;
+  return before?.matches(selector) ? before : null;
+}
+
+/**
+ * V1: the rendered plan's blocks in document order. The markdown renderer cuts long texts into
+ * pieces; a table cut between rows repeats its header row and a cut code block is closed and
+ * reopened, so those repeats are folded back into one block each.
+ */
+export function readDomBlocks(root: Element): DomBlock[] {
+  const blocks: DomBlock[] = [];
+  const headings: { level: number; text: string }[] = [];
+  const counts = new Map<string, number>();
+  for (const element of root.querySelectorAll<HTMLElement>(SELECTOR)) {
+    if (element.tagName === "P" && element.closest("li") !== null) continue;
+    const kind = kindOf(element);
+    if (kind === "row" && element.parentElement?.tagName === "THEAD") {
+      const table = element.closest(".md-table-scroll");
+      const earlier = table && continues(table, ".md-table-scroll");
+      if (
+        earlier &&
+        ownText(earlier.querySelector("thead tr") ?? element.ownerDocument.createElement("tr")) ===
+          ownText(element)
+      ) {
+        continue;
+      }
+    }
+    if (kind === "code") {
+      const earlier = continues(element, "pre");
+      const last = blocks[blocks.length - 1];
+      if (earlier && last?.kind === "code" && last.elements.includes(earlier as HTMLElement)) {
+        last.elements.push(element);
+        last.text = collapse(`${last.text}\n${element.textContent ?? ""}`);
+        continue;
+      }
+    }
+    const text = ownText(element);
+    if (kind === "heading") {
+      const level = Number(element.tagName.slice(1));
+      while (headings.length > 0 && (headings[headings.length - 1]?.level ?? 0) >= level) {
+        headings.pop();
+      }
+    }
+    const headingPath = headings.map((heading) => heading.text);
+    const key = headingPath.join("\u0000");
+    const indexUnderHeading = counts.get(key) ?? 0;
+    counts.set(key, indexUnderHeading + 1);
+    blocks.push({ kind, elements: [element], headingPath, indexUnderHeading, text });
+    if (kind === "heading") {
+      headings.push({ level: Number(element.tagName.slice(1)), text });
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,68 @@
+import type { SourceBlock } from "../../markdown/sourceBlocks.ts";
+import { type Lines, linesOfBlocks, quoteLines } from "./anchors.ts";
+import type { DomBlock } from "./domBlocks.ts";
+
+// The parser lives in the markdown chunk, which is loaded once a plan has rendered; importing
+// it lazily keeps it out of the first load.
+const loadSourceBlocks = () => import("../../markdown/sourceBlocks.ts");
+
+let cached: { plan: string; source: SourceBlock[] } | null = null;
+
+async function sourceOf(plan: string): Promise<SourceBlock[]> {
+  if (cached?.plan !== plan) {
+    const { sourceBlocks } = await loadSourceBlocks();
+    cached = { plan, source: sourceBlocks(plan) };
+  }
+  return cached.source;
+}
+
+/** Parses the plan's block lines while the page is idle, so adding a comment need not wait. */
+export function warmPlanLines(plan: string): () => void {
+  const timer = setTimeout(() => void sourceOf(plan), 300);
+  return () => clearTimeout(timer);
+}
+
+/** V2: the plan-file lines a comment covers, from its first block to its last. */
+export async function linesFor(
+  plan: string,
+  blocks: readonly DomBlock[],
+  first: number,
+  last: number,
+  quote: string,
+): Promise<Lines> {
+  return linesFrom(await sourceOf(plan), plan, blocks, first, last, quote);
+}
+
+/** The same, at once when the plan's lines are parsed already (they are, once idle). */
+export function linesIfReady(
+  plan: string,
+  blocks: readonly DomBlock[],
+  first: number,
+  last: number,
+  quote: string,
+): Lines | null {
+  return cached?.plan === plan ? linesFrom(cached.source, plan, blocks, first, last, quote) : null;
+}
+
+function linesFrom(
+  source: SourceBlock[],
+  plan: string,
+  blocks: readonly DomBlock[],
+  first: number,
+  last: number,
+  quote: string,
+): Lines {
+  const all = linesOfBlocks(blocks, source);
+  const start = all[first];
+  const end = all[last] ?? start;
+  if (start === undefined || end === undefined) return fallbackLines(plan, quote);
+  const covered = { start: start.start, end: Math.max(start.end, end.end) };
+  return first === last ? quoteLines(plan.split("\n"), covered, quote) : covered;
+}
+
+/** Blocks that could not be paired: the first line holding the quote's start, else line 1. */
+function fallbackLines(plan: string, quote: string): Lines {
+  const lines = plan.split("\n");
+  const found = quoteLines(lines, { start: 1, end: lines.length }, quote);
+  return found.start === 1 && found.end === lines.length ? { start: 1, end: 1 } : found;
+}
