@@ -40,6 +40,20 @@ test.describe("shell", () => {
     await expectNoViolations(page);
   });
 
+  test("[W5] the shell at 390×844 has no axe violations: the model picker keeps its name with its label out of sight", async ({
+    page,
+    server,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const shell = new ShellPage(page);
+    await shell.startSession(server.url, "What is in this project?");
+    await expect(
+      shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
+    ).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Model" })).toBeVisible();
+    await expectNoViolations(page);
+  });
+
   test("[W5] the settings page has no axe violations", async ({ page, server }) => {
     const shell = new ShellPage(page);
     await shell.open(server.url);

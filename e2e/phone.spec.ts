@@ -25,6 +25,18 @@ async function expectNoOverflow(page: Page, step: string): Promise<void> {
   );
 }
 
+/** U2: the sidebar's share of the phone's height still shows one session row whole. */
+async function expectWholeSessionRow(page: Page): Promise<void> {
+  const [list, row] = await Promise.all([
+    page.locator(".session-list").boundingBox(),
+    page.locator(".session-row").first().boundingBox(),
+  ]);
+  expect(row, "a session row is shown").not.toBeNull();
+  expect(row!.y + row!.height, "the first session row is cut off").toBeLessThanOrEqual(
+    list!.y + list!.height + 0.5,
+  );
+}
+
 /** A tap lands only on something on screen: bring it in first, as a thumb scroll would. */
 async function tap(control: Locator): Promise<void> {
   await control.scrollIntoViewIfNeeded();
@@ -47,6 +59,7 @@ test("[U2] at 390×844 the whole demo lane works by touch: plan mode, a question
   await shell.composer.fill("add a notes file for newcomers");
   await tap(page.getByTestId("composer-send"));
   await expect(shell.userMessages.last()).toContainText("add a notes file for newcomers");
+  await expectWholeSessionRow(page);
 
   await shell.expectMode("plan");
   await expect(questions.flow).toBeVisible();
