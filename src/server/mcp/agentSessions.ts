@@ -22,18 +22,21 @@ export class AgentSessions {
   sessionOf(client: string, root: string): string | undefined {
     return this.db.get<{ session_id: string }>(
       "SELECT session_id FROM mcp_agents WHERE agent_key = ?",
-      [keyOf(client, root)],
+      [this.keyOf(client, root)],
     )?.session_id;
   }
 
   remember(client: string, root: string, sessionId: string): void {
     this.db.run(
       "INSERT INTO mcp_agents (agent_key, session_id) VALUES (?, ?) ON CONFLICT (agent_key) DO UPDATE SET session_id = excluded.session_id",
-      [keyOf(client, root), sessionId],
+      [this.keyOf(client, root), sessionId],
     );
   }
-}
 
-function keyOf(client: string, root: string): string {
-  return `${client}\u0000${root}`;
+  /** PostgreSQL text cannot hold NUL, so it keys by JSON; SQLite keeps the keys it has. */
+  private keyOf(client: string, root: string): string {
+    return this.db.dialect === "postgres"
+      ? JSON.stringify([client, root])
+      : `${client}\u0000${root}`;
+  }
 }

@@ -1,0 +1,63 @@
+import pg from "pg";
+import { FakeClock } from "../interactions/fakeClock.ts";
+import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
+import { ForeignDatabaseError } from "./database.ts";
+import { PostgresInUseError } from "./postgres/pgLock.ts";
+import { lockStore, openStore } from "./store.ts";
+import { describeStore } from "./storeSuite.ts";
+
+let server: TestPostgres;
+beforeAll(async () => {
+  server = await startTestPostgres();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+describeStore("PostgreSQL", () => server.newDatabase());
+
+describe("store: PostgreSQL only", () => {
+  it("[S1] migrates an empty database once; a reopen finds it at the newest version", async () => {
+    const url = await server.newDatabase();
+    const first = openStore(url, new FakeClock());
+    const version = first.db.get<{ version: number }>("SELECT version FROM plangate_schema");
+    first.close();
+    const again = openStore(url, new FakeClock());
+    expect(again.db.get("SELECT version FROM plangate_schema")).toEqual(version);
+    expect(version?.version).toBeGreaterThan(0);
+    again.close();
+  });
+
+  it("[S1][R13] refuses a database with another application's tables and changes nothing", async () => {
+    const url = await server.newDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("CREATE TABLE invoices (id INT)");
+    expect(() => openStore(url, new FakeClock())).toThrow(ForeignDatabaseError);
+    const tables = await client.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    await client.end();
+    expect(tables.rows).toEqual([{ table_name: "invoices" }]);
+  });
+
+  it("[S1][R11] a second server on the same PostgreSQL database refuses to start and names the first", async () => {
+    const url = await server.newDatabase();
+    const first = openStore(url, new FakeClock());
+    const firstLock = lockStore(url, first);
+    firstLock.recordPort(7421);
+    const second = openStore(url, new FakeClock());
+    expect(() => lockStore(url, second)).toThrow(PostgresInUseError);
+    expect(() => lockStore(url, second)).toThrow(`pid ${process.pid}, port 7421`);
+    firstLock.release();
+    first.close();
+    lockStore(url, second).release();
+    second.close();
+  });
+
+  it("[S1] a store whose server is unreachable fails with a storage error naming the cause", () => {
+    expect(() => openStore("postgres://plangate@127.0.0.1:1/nowhere", new FakeClock())).toThrow(
+      /ECONNREFUSED|connect/,
+    );
+  });
+});
