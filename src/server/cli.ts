@@ -4,6 +4,7 @@ import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.t
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
+import { isPostgresUrl, redactUrl } from "./store/store.ts";
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
   const start = (port: number) => createServer(serverOptionsFor(options, models, port));
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
   const access = accessTokenFor(options);
   const server = await listen({ ...options, token: access.token }, models);
   if (access.note) console.log(`plangate: ${access.note}`);
+  if (isPostgresUrl(options.dbPath)) {
+    console.log(`plangate: sessions are kept in PostgreSQL at ${redactUrl(options.dbPath)}`);
+  }
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
   console.log(server.url);
 

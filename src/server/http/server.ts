@@ -27,14 +27,11 @@ import { PermissionService } from "../permissions/service.ts";
 import { wirePush } from "../push/wirePush.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
-import { openDatabase } from "../store/database.ts";
-import { lockDatabase } from "../store/databaseLock.ts";
+import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
-import { SessionLog } from "../store/sessionLog.ts";
-import { SettingsStore } from "../store/settingsStore.ts";
+import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
-import { TodoStore } from "../todos/todoStore.ts";
 import { removeAbandonedTempFiles } from "../tools/atomicWrite.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
@@ -47,7 +44,7 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts";
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
   workspace: string;
-  /** SQLite file of the session log; its directory is created. */
+  /** SQLite file of the session log (its directory is created), or a `postgres://` URL (S1). */
   dbPath: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
@@ -126,17 +123,22 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
   const listModels = options.listModels ?? (() => [fallbackInfo]);
 
-  // R11 before R13: the lock is taken before the database is opened, let alone changed.
-  const lock = lockDatabase(options.dbPath);
-  let db: ReturnType<typeof openDatabase>;
+  // R11 before R13: a file is locked before it is opened, let alone changed; a PostgreSQL
+  // database is locked on the store's own connection.
+  const fileLock = isPostgresUrl(options.dbPath) ? undefined : lockStore(options.dbPath);
+  let store: Store | undefined;
+  let lock: DatabaseLock;
   try {
-    db = openDatabase(options.dbPath);
+    store = openStore(options.dbPath, clock);
+    lock = fileLock ?? lockStore(options.dbPath, store);
   } catch (error) {
-    lock.release();
+    store?.close();
+    fileLock?.release();
     throw error;
   }
-  const log = new SessionLog(db, clock);
-  const settings = new SettingsStore(db);
+  const db = store.db;
+  const log = store.log;
+  const settings = store.settings;
   const interactions = createInteractionRegistry({
     append: (sessionId, entry) => log.append(sessionId, entry),
     clock,
@@ -144,7 +146,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     timings: options.timings ?? DEFAULT_TIMINGS,
     newId: () => randomId("int_", 12),
   });
-  const todos = new TodoService(new TodoStore(db, clock), log);
+  const todos = new TodoService(store.todos, log);
   const otherSessions = createSessionMaterialSource(log, todos);
   const modelOf = (sessionId: string) => log.requireSession(sessionId).model;
   const permissionService = new PermissionService({
@@ -256,7 +258,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     await mcp.close();
     await sessions.close();
     await app.close();
-    db.close();
+    store.close();
     lock.release();
     throw error;
   }
@@ -281,7 +283,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         await sessions.close();
         await app.close();
         await cleanup;
-        db.close();
+        store.close();
         lock.release();
       })();
       return closing;
