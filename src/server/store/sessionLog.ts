@@ -8,6 +8,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { upgradeStoredEntry } from "../plan/executionMode.ts";
 import { AlreadyResolvedError, guardStorage, SessionNotFoundError } from "./errors.ts";
+import { ENTRY_CHANNEL } from "./postgres/entryChannel.ts";
 import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 
 /** A session row: what the log knows about a session, without the live interaction count. */
@@ -281,6 +282,10 @@ export class SessionLog {
         titleFromPrompt(entry.text),
         sessionId,
       ]);
+    }
+    // S2: delivered to every listening server when (and only if) this transaction commits.
+    if (this.db.dialect === "postgres") {
+      this.db.run("SELECT pg_notify(?, ?)", [ENTRY_CHANNEL, `${sessionId} ${seq}`]);
     }
     if (entry.kind === "session.modeChanged") {
       this.db.run("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?", [
