@@ -55,6 +55,46 @@ describe("store: PostgreSQL only", () => {
     second.close();
   });
 
+  it("[S1][R6] a lost connection is replaced between writes; nothing is lost or doubled", async () => {
+    const url = await server.newDatabase();
+    const store = openStore(url, new FakeClock());
+    store.log.createSession({
+      id: "s1",
+      title: "t",
+      model: "scripted:demo",
+      mode: { permissionMode: "build", planEnabled: false },
+    });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'plangate' AND datname = current_database()",
+    );
+    await admin.end();
+    // The worker learns of the loss from its socket.
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+    const after = store.log.append("s1", { kind: "user.message", text: "after" });
+    expect(store.log.entriesAfter("s1", 0).map((stored) => stored.seq)).toEqual([1, after.seq]);
+    expect(after.seq).toBe(2);
+    store.close();
+  });
+
+  it("[S1][R6] a connection lost inside a transaction fails it whole; no statement runs outside it", () => {
+    const store = openStore(server.url, new FakeClock());
+    const write = (key: string) =>
+      store.db.run("INSERT INTO settings (key, value) VALUES (?, '1')", [key]);
+    expect(() =>
+      store.db.transaction(() => {
+        write("before_loss");
+        expect(() => store.db.get("SELECT pg_terminate_backend(pg_backend_pid())")).toThrow();
+        write("after_loss");
+      }),
+    ).toThrow(/lost in a transaction|Connection terminated/);
+    expect(store.db.all("SELECT key FROM settings WHERE key LIKE '%loss'")).toEqual([]);
+    write("next");
+    expect(store.db.all("SELECT key FROM settings WHERE key = 'next'")).toEqual([{ key: "next" }]);
+    store.close();
+  });
+
   it("[S1] a store whose server is unreachable fails with a storage error naming the cause", () => {
     expect(() => openStore("postgres://plangate@127.0.0.1:1/nowhere", new FakeClock())).toThrow(
       /ECONNREFUSED|connect/,

@@ -16,9 +16,11 @@ let transactionClient;
 async function connected() {
   if (client) return client;
   const fresh = new pg.Client({ connectionString: workerData.url, application_name: "plangate" });
-  fresh.on("error", () => {
+  const forget = () => {
     if (client === fresh) client = undefined;
-  });
+  };
+  fresh.on("error", forget);
+  fresh.on("end", forget);
   await fresh.connect();
   client = fresh;
   return client;
@@ -52,6 +54,12 @@ parentPort.on("message", async (request) => {
     const last = Array.isArray(result) ? result[result.length - 1] : result;
     reply({ id: request.id, rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 });
   } catch (error) {
+    // No SQLSTATE: the connection itself failed; the next request opens a new one.
+    if (!/^[0-9A-Z]{5}$/.test(String(error?.code ?? "")) && client && !request.close) {
+      const broken = client;
+      client = undefined;
+      broken.end().catch(() => {});
+    }
     reply({
       id: request.id,
       error: { message: String(error?.message ?? error), code: error?.code ?? "PG_ERROR" },
