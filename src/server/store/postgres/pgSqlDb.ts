@@ -41,6 +41,11 @@ export function openPgSqlDb(url: string): SqlDb {
     transferList: [workerReplies],
   });
   worker.unref();
+  let crashed: Error | undefined;
+  // Seen between requests; a request that was waiting on a crashed worker times out.
+  worker.on("error", (error) => {
+    crashed = error;
+  });
   let nextId = 0;
   let depth = 0;
   let closed = false;
@@ -48,6 +53,8 @@ export function openPgSqlDb(url: string): SqlDb {
 
   const request = (message: Record<string, unknown>): Reply => {
     if (closed) throw new PgError("the PostgreSQL store is closed", "PG_CLOSED");
+    if (crashed)
+      throw new PgError(`the PostgreSQL thread failed: ${crashed.message}`, "PG_CRASHED");
     const id = ++nextId;
     Atomics.store(signal, 0, 0);
     worker.postMessage({ ...message, id, inTransaction: depth > 0 });

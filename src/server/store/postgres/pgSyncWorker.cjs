@@ -2,10 +2,15 @@
 // request at a time and wakes the waiting main thread through the shared signal. Plain
 // CommonJS because it is loaded by path, from the sources, under tsx and from the bundle.
 const { parentPort, workerData } = require("node:worker_threads");
-const pg = require(workerData.pgPath);
-
-// Timestamps and ids are BIGINT; every one plangate stores fits a double.
-pg.types.setTypeParser(20, Number);
+let pg;
+let loadFailure;
+try {
+  pg = require(workerData.pgPath);
+  // Timestamps and ids are BIGINT; every one plangate stores fits a double.
+  pg.types.setTypeParser(20, Number);
+} catch (error) {
+  loadFailure = error;
+}
 
 const signal = new Int32Array(workerData.signal);
 const replies = workerData.replies;
@@ -34,6 +39,7 @@ function reply(message) {
 
 parentPort.on("message", async (request) => {
   try {
+    if (loadFailure) throw new Error(`cannot load the pg client: ${loadFailure.message}`);
     if (request.close) {
       const open = client;
       client = undefined;
