@@ -13,6 +13,7 @@ import {
 } from "../../protocol/index.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { InboxFeed } from "../inbox/inboxFeed.ts";
+import { DEADLINE_LEASE_MS } from "../interactions/countdown.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import { McpBridge } from "../mcp/mcpBridge.ts";
@@ -29,6 +30,9 @@ import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
+import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
+import { type EntryNotifications, listenForEntries } from "../store/postgres/entryNotifications.ts";
+import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
@@ -139,12 +143,31 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const db = store.db;
   const log = store.log;
   const settings = store.settings;
+  // S2: on PostgreSQL other servers write to the same sessions; this one follows them.
+  const shared = store.backend === "postgres";
+  const serverId = randomId("srv_", 12);
+  if (shared) log.follow();
   const interactions = createInteractionRegistry({
     append: (sessionId, entry) => log.append(sessionId, entry),
     clock,
     settings: () => settings.get(),
     timings: options.timings ?? DEFAULT_TIMINGS,
     newId: () => randomId("int_", 12),
+    ...(shared
+      ? {
+          takeDeadline: (interactionId: string) =>
+            takeDeadlineLease(db, {
+              interactionId,
+              holder: serverId,
+              now: clock.now(),
+              leaseMs: DEADLINE_LEASE_MS,
+            }),
+        }
+      : {}),
+  });
+  // Before anything else listens: the registry is up to date when the entry is broadcast.
+  log.subscribe((sessionId, stored, origin) => {
+    if (origin === "elsewhere") interactions.observe(sessionId, stored);
   });
   const todos = new TodoService(store.todos, log);
   const otherSessions = createSessionMaterialSource(log, todos);
@@ -164,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
     onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
+    ...(shared ? { turnLocks: pgTurnLocks(db) } : {}),
     todoReminder: createTodoReminder(todos),
     contextFor: (sessionId) => ({
       todos: todos.forSession(sessionId),
@@ -247,13 +271,23 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });
 
+  let following: EntryNotifications | undefined;
   try {
     await app.listen({ host: "127.0.0.1", port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
     lock.recordPort(port);
+    if (shared) {
+      following = await listenForEntries(options.dbPath, {
+        onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
+        onGap: () => log.catchUpAll(),
+      });
+      // What others wrote between reading the sessions and listening.
+      log.catchUpAll();
+    }
   } catch (error) {
+    await following?.close();
     router.close();
     await mcp.close();
     await sessions.close();
@@ -276,6 +310,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     interactions,
     close() {
       closing ??= (async () => {
+        await following?.close();
         router.close();
         push.close();
         inbox.close();

@@ -9,6 +9,7 @@ import type {
   Settings,
   StoredEntry,
 } from "../../protocol/index.ts";
+import { AlreadyResolvedError } from "../store/errors.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 import { checkAnswers } from "./answerCheck.ts";
 import { Countdowns } from "./countdown.ts";
@@ -51,6 +52,16 @@ function adoptionKey(sessionId: string, toolCallId: string): string {
 interface StoredOutcome {
   kind: InteractionRequest["kind"];
   outcome: InteractionOutcome;
+}
+
+/** Written here, refused by the log, or already resolved by another server (S2). */
+type Resolution = boolean | "elsewhere";
+
+function receiptOf(resolution: Resolution): Receipt {
+  if (resolution === "elsewhere") {
+    return rejected("ALREADY_ANSWERED", "this interaction is already resolved");
+  }
+  return resolution ? OK : storageFailed();
 }
 
 /**
@@ -215,7 +226,8 @@ class Registry implements InteractionRegistry {
   private activateHead(sessionId: string): void {
     const headId = this.queues.head(sessionId);
     const head = headId === undefined ? undefined : this.pendingById.get(headId);
-    if (headId !== undefined && head) this.countdowns.activate(headId, head);
+    // S2: the server running the session's turn starts its countdowns.
+    if (headId !== undefined && head && !head.elsewhere) this.countdowns.activate(headId, head);
   }
 
   /**
@@ -227,25 +239,36 @@ class Registry implements InteractionRegistry {
     pending: Pending,
     outcome: InteractionOutcome,
     activateNext = true,
-  ): boolean {
+  ): Resolution {
     const sessionId = pending.request.sessionId;
     try {
       this.deps.append(sessionId, { kind: "interaction.resolved", interactionId, outcome });
-    } catch {
+    } catch (error) {
+      // S2: another server resolved it first; its entry reaches this one and settles it here.
+      if (error instanceof AlreadyResolvedError) return "elsewhere";
       return false;
     }
+    this.settleHere(interactionId, pending, outcome);
+    if (activateNext) this.activateHead(sessionId);
+    return true;
+  }
+
+  /** After the resolution is in the log: the asker (here, or after a restart) gets the outcome. */
+  private settleHere(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
+    const sessionId = pending.request.sessionId;
     const asked = hasAsker(pending);
     this.forget(interactionId, pending, outcome);
     if (asked) {
       settle(pending, outcome);
+    } else if (pending.elsewhere) {
+      // S2: its asker waits on the server running the turn, which reads the same entry.
+      this.adoptable.delete(adoptionKey(sessionId, pending.request.toolCallId));
     } else {
       // A7: nobody waits yet; the call that re-runs after the restart picks the outcome up.
       const key = adoptionKey(sessionId, pending.request.toolCallId);
       this.adoptable.delete(key);
       this.outcomesForRerun.set(key, { kind: pending.request.kind, outcome });
     }
-    if (activateNext) this.activateHead(sessionId);
-    return true;
   }
 
   private forget(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
@@ -298,7 +321,7 @@ class Registry implements InteractionRegistry {
       auto: false,
       ...(by ? { by } : {}),
     };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   cancel(interactionId: string, by?: AnsweredBy): Receipt {
@@ -308,7 +331,7 @@ class Registry implements InteractionRegistry {
       return rejected("WRONG_KIND", "a permission is decided, not cancelled");
     }
     const outcome: InteractionOutcome = { type: "cancelled", ...(by ? { by } : {}) };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   decide(interactionId: string, decision: PermissionDecision, by?: AnsweredBy): Receipt {
@@ -318,7 +341,7 @@ class Registry implements InteractionRegistry {
       return rejected("WRONG_KIND", "a question is answered, not decided");
     }
     const outcome: InteractionOutcome = { type: "decided", decision, ...(by ? { by } : {}) };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   touch(interactionId: string): Receipt {
@@ -402,7 +425,11 @@ class Registry implements InteractionRegistry {
    * A6/A7: rebuild one session from its log. Counting heads whose deadline passed while the
    * server was down resolve now; the others get their timer back for the remaining time.
    */
-  restore(sessionId: string, entries: readonly StoredEntry[]): void {
+  restore(
+    sessionId: string,
+    entries: readonly StoredEntry[],
+    options: { elsewhere?: boolean } = {},
+  ): void {
     const logged = readInteractions(entries);
     for (const [interactionId, outcome] of logged.outcomes) {
       const request = logged.requests.get(interactionId);
@@ -426,6 +453,7 @@ class Registry implements InteractionRegistry {
       const pending = newPending(request);
       pending.countdown = logged.countdowns.get(interactionId);
       pending.draft = logged.drafts.get(interactionId);
+      pending.elsewhere = options.elsewhere === true;
       this.pendingById.set(interactionId, pending);
       this.queues.push(sessionId, interactionId);
       this.adoptable.set(adoptionKey(sessionId, request.toolCallId), interactionId);
@@ -436,6 +464,56 @@ class Registry implements InteractionRegistry {
       if (pending) this.countdowns.resume(interactionId, pending);
     }
     this.activateHead(sessionId);
+  }
+
+  observe(sessionId: string, { entry }: StoredEntry): void {
+    if (this.closed) return;
+    switch (entry.kind) {
+      case "interaction.requested": {
+        const { request } = entry;
+        const id = request.interactionId;
+        if (this.pendingById.has(id) || this.settled.get(id) !== undefined) return;
+        const pending = newPending(request);
+        pending.elsewhere = true;
+        this.pendingById.set(id, pending);
+        this.queues.push(sessionId, id);
+        this.adoptable.set(adoptionKey(sessionId, request.toolCallId), id);
+        return;
+      }
+      case "interaction.countdown": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (!pending) return;
+        pending.countdown = entry.countdown;
+        this.countdowns.follow(entry.interactionId, pending);
+        return;
+      }
+      case "interaction.draft": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (pending) pending.draft = entry.draft;
+        return;
+      }
+      case "interaction.resolved": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (!pending) {
+          this.settled.set(entry.interactionId, settledCode(entry.outcome));
+          return;
+        }
+        this.settleHere(entry.interactionId, pending, entry.outcome);
+        this.activateHead(sessionId);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  takeOver(sessionId: string, entries: readonly StoredEntry[]): void {
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const pending = this.pendingById.get(interactionId);
+      if (pending) pending.elsewhere = false;
+    }
+    // What resolved while the turn ran elsewhere waits for its call to ask again (A7).
+    this.restore(sessionId, entries);
   }
 
   /** For tests: how much the registry holds (pending state must drain to nothing). */

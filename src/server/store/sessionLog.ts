@@ -22,7 +22,10 @@ export interface SessionRecord {
   mode: ExecutionMode;
 }
 
-export type EntryListener = (sessionId: string, stored: StoredEntry) => void;
+/** S2: `elsewhere` marks an entry another server on the same PostgreSQL committed. */
+export type EntryOrigin = "here" | "elsewhere";
+
+export type EntryListener = (sessionId: string, stored: StoredEntry, origin: EntryOrigin) => void;
 
 interface SessionRow {
   id: string;
@@ -49,6 +52,8 @@ interface EntryRow {
 export class SessionLog {
   private readonly listeners = new Set<EntryListener>();
   private readonly db: SqlDb;
+  /** S2: while following other servers, the last seq announced here, per session. */
+  private announced: Map<string, number> | undefined;
 
   constructor(
     db: Database | SqlDb,
@@ -61,6 +66,37 @@ export class SessionLog {
   subscribe(listener: EntryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * S2: from now on entries other servers commit are announced here too, each session's in seq
+   * order with this server's own (a gap before an own entry is read and announced first).
+   */
+  follow(): void {
+    this.announced = new Map(this.listSessions().map((session) => [session.id, session.lastSeq]));
+  }
+
+  /** S2: another server announced `seq` of the session; reads and announces what is new. */
+  heard(sessionId: string, seq: number): void {
+    if (seq > (this.announced?.get(sessionId) ?? 0)) this.catchUp(sessionId);
+  }
+
+  /** S2: after a lost notification connection: every session read up to its newest entry. */
+  catchUpAll(): void {
+    for (const session of this.listSessions()) this.catchUp(session.id);
+  }
+
+  /** S2: announces, in order, the entries after the last announced one, up to `upTo`. */
+  catchUp(sessionId: string, upTo = Number.POSITIVE_INFINITY): void {
+    const announced = this.announced;
+    if (!announced || upTo <= (announced.get(sessionId) ?? 0)) return;
+    for (const stored of this.entriesAfter(sessionId, announced.get(sessionId) ?? 0)) {
+      if (stored.seq > upTo) break;
+      // A listener may have written meanwhile, and its write announced these already.
+      if (stored.seq <= (announced.get(sessionId) ?? 0)) continue;
+      announced.set(sessionId, stored.seq);
+      this.announce(sessionId, stored, "elsewhere");
+    }
   }
 
   /** Creates the session row and its `session.created` entry in one transaction. */
@@ -230,6 +266,7 @@ export class SessionLog {
       this.db.run("DELETE FROM sessions WHERE id = ?", [sessionId]),
     );
     if (deleted.changes === 0) throw new SessionNotFoundError(sessionId);
+    this.announced?.delete(sessionId);
   }
 
   getSession(sessionId: string): SessionRecord | undefined {
@@ -314,9 +351,19 @@ export class SessionLog {
   }
 
   private notify(sessionId: string, stored: StoredEntry): void {
+    const announced = this.announced;
+    if (announced) {
+      this.catchUp(sessionId, stored.seq - 1);
+      if (stored.seq <= (announced.get(sessionId) ?? 0)) return;
+      announced.set(sessionId, stored.seq);
+    }
+    this.announce(sessionId, stored, "here");
+  }
+
+  private announce(sessionId: string, stored: StoredEntry, origin: EntryOrigin): void {
     for (const listener of this.listeners) {
       try {
-        listener(sessionId, stored);
+        listener(sessionId, stored, origin);
       } catch (error) {
         // A failing listener (e.g. a closed socket) must not undo or block a committed entry.
         console.error("session log listener failed:", error);

@@ -2,7 +2,6 @@ import pg from "pg";
 import { FakeClock } from "../interactions/fakeClock.ts";
 import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
 import { ForeignDatabaseError } from "./database.ts";
-import { PostgresInUseError } from "./postgres/pgLock.ts";
 import { lockStore, openStore } from "./store.ts";
 import { describeStore } from "./storeSuite.ts";
 
@@ -41,17 +40,20 @@ describe("store: PostgreSQL only", () => {
     expect(tables.rows).toEqual([{ table_name: "invoices" }]);
   });
 
-  it("[S1][R11] a second server on the same PostgreSQL database refuses to start and names the first", async () => {
+  it("[S2] a second server on the same PostgreSQL database starts too; each names itself", async () => {
     const url = await server.newDatabase();
     const first = openStore(url, new FakeClock());
-    const firstLock = lockStore(url, first);
-    firstLock.recordPort(7421);
+    lockStore(url, first).recordPort(7421);
     const second = openStore(url, new FakeClock());
-    expect(() => lockStore(url, second)).toThrow(PostgresInUseError);
-    expect(() => lockStore(url, second)).toThrow(`pid ${process.pid}, port 7421`);
-    firstLock.release();
+    lockStore(url, second).recordPort(7422);
+    const names = first.db
+      .all<{ name: string }>(
+        "SELECT application_name AS name FROM pg_stat_activity WHERE datname = current_database() ORDER BY 1",
+      )
+      .map((row) => row.name);
+    expect(names).toContain(`plangate pid ${process.pid}, port 7421: http://127.0.0.1:7421/`);
+    expect(names).toContain(`plangate pid ${process.pid}, port 7422: http://127.0.0.1:7422/`);
     first.close();
-    lockStore(url, second).release();
     second.close();
   });
 

@@ -62,13 +62,13 @@ export function openStore(location: string, clock: Clock): Store {
 }
 
 /**
- * R11: one server per database, taken before the database is opened. A file is locked by a
- * lock file beside it; a PostgreSQL database by an advisory lock on the store's connection.
+ * R11: one server per database file, taken before the file is opened, by a lock file beside
+ * it. S2: a PostgreSQL database is shared by every server on it; the "lock" only names this one.
  */
 export function lockStore(location: string, store?: Store): DatabaseLock {
   if (!isPostgresUrl(location)) return lockDatabase(location);
-  if (!store) throw new Error("a PostgreSQL store is locked once it is open");
-  return lockPostgres(store.db, store.location);
+  if (!store) throw new Error("a PostgreSQL store is named once it is open");
+  return lockPostgres(store.db);
 }
 
 export function storeOn(db: SqlDb, location: string, clock: Clock): Store {

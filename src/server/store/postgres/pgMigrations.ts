@@ -64,6 +64,15 @@ export const pgMigrations: readonly string[] = [
     session_id TEXT NOT NULL
   );
   `,
+  `
+  -- S2: who fires a deadline. One row per interaction whose deadline some server fired; a
+  -- row older than the lease may be taken over (its server died before writing).
+  CREATE TABLE deadline_leases (
+    interaction_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    taken_at BIGINT NOT NULL
+  );
+  `,
 ];
 
 /** Any number shared by every plangate: servers starting together migrate one at a time. */
