@@ -1,10 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { StoredEntry } from "../../protocol/index.ts";
-import { tempDir } from "../testing/helpers.ts";
-import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
-import { TestClient } from "../testing/wsClient.ts";
+import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
 turns:
@@ -21,50 +15,13 @@ turns:
       - say: "Noted: {{result}}"
 `;
 
-let postgres: TestPostgres;
-let scenarioDir: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-  scenarioDir = tempDir();
-  writeFileSync(join(scenarioDir.path, "scenario.yaml"), scenario);
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  scenarioDir?.remove();
-});
-
-const servers: TestServer[] = [];
-const clients: TestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  for (const server of servers.splice(0)) await server.stop();
-});
+const servers = useServersOnPostgres(scenario);
 
 async function twoServers() {
-  const dbPath = await postgres.newDatabase();
-  const options = {
-    dbPath,
-    model: `scripted:${join(scenarioDir.path, "scenario.yaml")}`,
-    timings: { graceMs: 60_000, deadlineMs: 300_000 },
-  };
-  for (let index = 0; index < 2; index++) servers.push(await startTestServer(options));
-  const greeted = async (server: TestServer) => {
-    const { client } = await TestClient.greeted(server.wsUrl, server.browserHeaders);
-    clients.push(client);
-    return client;
-  };
-  return {
-    a: servers[0]!,
-    b: servers[1]!,
-    onA: await greeted(servers[0]!),
-    onB: await greeted(servers[1]!),
-  };
+  const { started } = await servers.start(2);
+  const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+  return { a: a.server, b: b.server, onA: a.client, onB: b.client };
 }
-
-const kindIs =
-  (sessionId: string, kind: StoredEntry["entry"]["kind"]) =>
-  (frame: { sessionId: string; entry: { kind: string } }) =>
-    frame.sessionId === sessionId && frame.entry.kind === kind;
 
 describe("[S2] two servers on one PostgreSQL follow each other's entries", () => {
   it("[S2] a question asked through A shows on B's socket; answered on A it leaves B; B's late answer is refused and changes nothing", async () => {
