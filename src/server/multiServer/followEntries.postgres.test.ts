@@ -15,15 +15,15 @@ turns:
       - say: "Noted: {{result}}"
 `;
 
-const servers = useServersOnPostgres(scenario);
-
-async function twoServers() {
-  const { started } = await servers.start(2);
-  const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
-  return { a: a.server, b: b.server, onA: a.client, onB: b.client };
-}
-
 describe("[S2] two servers on one PostgreSQL follow each other's entries", () => {
+  const servers = useServersOnPostgres(scenario);
+
+  async function twoServers() {
+    const { started } = await servers.start(2);
+    const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+    return { a: a.server, b: b.server, onA: a.client, onB: b.client };
+  }
+
   it("[S2] a question asked through A shows on B's socket; answered on A it leaves B; B's late answer is refused and changes nothing", async () => {
     const { a, b, onA, onB } = await twoServers();
     onA.send({ type: "session.create", title: "shared" });
