@@ -4,6 +4,7 @@ describe("CLI options", () => {
   it("has defaults relative to the workspace", () => {
     expect(parseCliOptions([], "/repo")).toEqual({
       port: undefined,
+      host: undefined,
       workspace: "/repo",
       dbPath: "/repo/.zcode/plangate.db",
       model: undefined,
@@ -16,6 +17,16 @@ describe("CLI options", () => {
       build: true,
       help: false,
     });
+  });
+
+  it("[S2] --host takes another loopback address and refuses a network one", () => {
+    expect(parseCliOptions(["--host", "127.0.0.2"], "/repo").host).toBe("127.0.0.2");
+    for (const bad of ["0.0.0.0", "192.168.1.5", "127.0.0.256", "localhost", "::1"]) {
+      expect(() => parseCliOptions(["--host", bad], "/repo")).toThrow(CliError);
+    }
+    expect(() => parseCliOptions(["--host", "0.0.0.0"], "/repo")).toThrow(
+      /never listens on a network/,
+    );
   });
 
   it("reads every flag", () => {

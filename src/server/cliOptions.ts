@@ -9,6 +9,8 @@ export const DEFAULT_PORT = 7420;
 export interface CliOptions {
   /** Undefined when not given: 7420, or any free port when 7420 is taken. */
   port: number | undefined;
+  /** S2: the loopback address to listen on; undefined is 127.0.0.1. */
+  host: string | undefined;
   workspace: string;
   dbPath: string;
   /** Undefined when not given: the configured default model, else scripted:demo. */
@@ -32,6 +34,8 @@ export class CliError extends Error {}
 export const USAGE = `Usage: npm start -- [options]
 
   --port N          port on 127.0.0.1 (default ${DEFAULT_PORT}, or a free one if ${DEFAULT_PORT} is taken; 0 = any free port)
+  --host 127.x.y.z  listen on another loopback address, for servers behind one reverse proxy
+                    on 127.0.0.1 with the same port (default 127.0.0.1; never a network address)
   --workspace DIR   the repository the agent works in (default: current directory)
   --db FILE|URL     session database: an SQLite file (default: <workspace>/.zcode/plangate.db)
                     or a PostgreSQL URL, postgres://user:password@host:5432/database
@@ -90,6 +94,7 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     throw new CliError("--token and --rotate-token cannot be used together.");
   return {
     port: integer("--port", values.port, 0, 65_535),
+    host: loopbackHost(values.host),
     workspace,
     dbPath: databaseOf(values.db, cwd, workspace),
     model: values.model,
@@ -111,6 +116,7 @@ function parse(argv: string[]) {
     allowPositionals: false,
     options: {
       port: { type: "string" },
+      host: { type: "string" },
       workspace: { type: "string" },
       db: { type: "string" },
       model: { type: "string" },
@@ -124,6 +130,18 @@ function parse(argv: string[]) {
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+/** S2: another loopback address is fine; a network address would expose the server. */
+function loopbackHost(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.trim());
+  if (!octets || octets.slice(1).some((octet) => Number(octet) > 255)) {
+    throw new CliError(
+      `--host must be a loopback address such as 127.0.0.2, not "${text}": plangate never listens on a network. Put a reverse proxy in front of it to serve others.`,
+    );
+  }
+  return text.trim();
 }
 
 function integer(

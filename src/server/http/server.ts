@@ -52,6 +52,12 @@ export interface ServerOptions {
   dbPath: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
+  /**
+   * S2: the loopback address to listen on. Default 127.0.0.1. Servers behind one reverse proxy
+   * listen on 127.0.0.2, 127.0.0.3… with the proxy's port, so the page's host, origin and
+   * token cookie (all named after 127.0.0.1:<port>) are the same on every one of them.
+   */
+  host?: string;
   /** Access token; a random 32-byte hex token when absent. */
   token?: string;
   /** Model of new sessions, e.g. `scripted:demo` (the default) or `provider/model`. */
@@ -273,7 +279,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
 
   let following: EntryNotifications | undefined;
   try {
-    await app.listen({ host: "127.0.0.1", port });
+    await app.listen({ host: options.host ?? "127.0.0.1", port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
