@@ -84,6 +84,8 @@ export class SessionManager {
   private readonly projections: SessionProjections;
   /** S2: sessions whose turn another server runs (or may be about to run); see `takeOver`. */
   private readonly elsewhere = new Set<string>();
+  /** S2: the seq of a prompt given here while the session's turn ran on another server. */
+  private readonly promptedElsewhere = new Map<string, number>();
   private takeOverTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribeElsewhere: () => void;
   private closed = false;
@@ -141,6 +143,7 @@ export class SessionManager {
       if (this.closed) return;
       if (this.running.has(sessionId)) {
         this.elsewhere.delete(sessionId);
+        this.promptedElsewhere.delete(sessionId);
         continue;
       }
       try {
@@ -156,10 +159,15 @@ export class SessionManager {
           this.projections.load(sessionId, entries);
           this.deps.interactions.takeOver(sessionId, entries);
           this.launch(sessionId, danglingCalls(entries));
-        } else if (this.projections.load(sessionId, entries).userSpokeSince(lastTurnEnd(entries))) {
+        } else if (
+          this.projections.load(sessionId, entries).userSpokeSince(lastTurnEnd(entries)) ||
+          unheard(entries, this.promptedElsewhere.get(sessionId))
+        ) {
+          this.promptedElsewhere.delete(sessionId);
           this.append(sessionId, { kind: "turn.started" });
           this.launch(sessionId, []);
         } else {
+          this.promptedElsewhere.delete(sessionId);
           this.deps.turnLocks?.release(sessionId);
         }
       } catch (error) {
@@ -243,6 +251,7 @@ export class SessionManager {
         // S2: the server running the turn hears the message; should that turn be ending
         // right now, this server starts the next one once the lock is free.
         this.elsewhere.add(sessionId);
+        this.promptedElsewhere.set(sessionId, stored.seq);
       }
     }
     return stored;
@@ -397,6 +406,8 @@ export class SessionManager {
           });
           calls.push({ callId: call.id, name: call.name, input: call.input ?? {} });
         }
+        // S2: a prompt given on another server meanwhile joins this turn, not a later one.
+        this.deps.log.catchUp(sessionId);
         const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
         if (calls.length === 0 && !userSpoke) break;
       }
@@ -577,6 +588,15 @@ export class SessionManager {
       });
     }
   }
+}
+
+/** S2: no model spoke after the prompt at `promptSeq` (its turn ended as it was given). */
+function unheard(entries: readonly StoredEntry[], promptSeq: number | undefined): boolean {
+  if (promptSeq === undefined) return false;
+  return !entries.some(
+    ({ seq, entry }) =>
+      seq > promptSeq && (entry.kind === "assistant.message" || entry.kind === "tool.call"),
+  );
 }
 
 /** The seq of the session's last `turn.ended`, or 0. */
