@@ -9,7 +9,8 @@ import { type Figure, median, percentile } from "./figures.ts";
 import { repoRoot } from "./lib/build.ts";
 
 interface WorkerResult {
-  memory: {
+  /** Absent on PostgreSQL, where only lateness is measured. */
+  memory?: {
     pending: number;
     heapPerInteraction: number;
     payloadPerInteraction: number;
@@ -24,7 +25,13 @@ interface WorkerResult {
   };
 }
 
-export function runWorker(nodeArgs: string[] = []): Promise<WorkerResult> {
+export type LatenessResult = WorkerResult["lateness"];
+
+export function runWorker(
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -35,11 +42,11 @@ export function runWorker(nodeArgs: string[] = []): Promise<WorkerResult> {
         "tsx",
         join(repoRoot, "bench/lib/manyQuestionsWorker.ts"),
       ],
-      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
     );
     let out = "";
     let err = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
@@ -60,6 +67,7 @@ export function runWorker(nodeArgs: string[] = []): Promise<WorkerResult> {
 
 export async function run(): Promise<Figure[]> {
   const { memory, lateness } = await runWorker();
+  if (!memory) throw new Error("the worker measured no memory");
   const late = lateness.resolvedLate;
   return [
     {

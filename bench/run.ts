@@ -18,6 +18,8 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   longSessionTurn: () => import("./longSessionTurn.ts"),
   inbox: () => import("./inbox.ts"),
   planSelection: () => import("./planSelection.ts"),
+  pgStore: () => import("./pgStore.ts"),
+  multiServer: () => import("./multiServer.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */

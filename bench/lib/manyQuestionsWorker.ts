@@ -1,5 +1,7 @@
 // Runs under `node --expose-gc`; started by bench/manyQuestions.ts. Prints one JSON line.
 // The real interaction registry over a real SessionLog on a temp SQLite file, real clock.
+// With BENCH_MANY_PG=<postgres url>: only the lateness part, on that database, each deadline
+// taken through its lease as a server on PostgreSQL does (S2).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +13,14 @@ import {
 import type { Clock } from "../../src/server/clock.ts";
 import { createInteractionRegistry } from "../../src/server/interactions/registry.ts";
 import { openDatabase } from "../../src/server/store/database.ts";
+import { takeDeadlineLease } from "../../src/server/store/postgres/deadlineLeases.ts";
 import { SessionLog } from "../../src/server/store/sessionLog.ts";
+import { asSqlDb, type SqlDb } from "../../src/server/store/sqlDb.ts";
+import { openStore } from "../../src/server/store/store.ts";
 import { genericQuestion } from "../fixtures/questions.ts";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
+const PG_URL = process.env.BENCH_MANY_PG;
 const PER_SESSION = 10;
 const GRACE_MS = 200;
 const DEADLINE_MS = 1000;
@@ -33,9 +39,17 @@ const template = JSON.stringify(genericQuestion("TAG"));
 const freshQuestions = (tag: string): AskUserQuestionItem[] =>
   JSON.parse(template.replace("TAG", tag)) as AskUserQuestionItem[];
 
-function openLog(dir: string, name: string) {
-  const db = openDatabase(join(dir, name));
-  const log = new SessionLog(db, systemLikeClock);
+function openLog(
+  dir: string,
+  name: string,
+): {
+  db: SqlDb;
+  log: SessionLog;
+  sessionIds: string[];
+} {
+  const store = PG_URL ? openStore(PG_URL, systemLikeClock) : undefined;
+  const db = store?.db ?? asSqlDb(openDatabase(join(dir, name)));
+  const log = store?.log ?? new SessionLog(db, systemLikeClock);
   const sessionIds: string[] = [];
   for (let s = 0; s < SESSIONS; s++) {
     const id = `sess_bench_${s}`;
@@ -160,6 +174,17 @@ async function lateness(dir: string) {
     settings: () => DEFAULT_SETTINGS,
     timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
     newId: () => `int_${++nextId}`,
+    ...(PG_URL
+      ? {
+          takeDeadline: (interactionId: string) =>
+            takeDeadlineLease(db, {
+              interactionId,
+              holder: "bench",
+              now: Date.now(),
+              leaseMs: 10_000,
+            }),
+        }
+      : {}),
   });
   const started = performance.now();
   for (const [s, sessionId] of sessionIds.entries()) {
@@ -192,7 +217,7 @@ async function lateness(dir: string) {
 
 const dir = mkdtempSync(join(tmpdir(), "plangate-bench-many-"));
 try {
-  const mem = await memory(dir);
+  const mem = PG_URL ? undefined : await memory(dir);
   collect();
   const late = await lateness(dir);
   console.log(JSON.stringify({ memory: mem, lateness: late }));

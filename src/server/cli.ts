@@ -5,6 +5,7 @@ import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
+import { isPostgresUrl, redactUrl } from "./store/store.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./tokenCommand.ts";
 
 async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
@@ -46,6 +47,9 @@ async function main(): Promise<void> {
   const access = accessTokenFor(options);
   const server = await listen({ ...options, token: access.token }, models);
   if (access.note) console.log(`plangate: ${access.note}`);
+  if (isPostgresUrl(options.dbPath)) {
+    console.log(`plangate: sessions are kept in PostgreSQL at ${redactUrl(options.dbPath)}`);
+  }
   console.log(`plangate is serving ${options.workspace} (model ${models.model}). Open this URL:`);
   if (server.publicUrl) {
     console.log(server.publicUrl);

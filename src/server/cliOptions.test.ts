@@ -21,6 +21,14 @@ describe("CLI options", () => {
     });
   });
 
+  it("[S2] --host takes another loopback address (servers behind one proxy) and refuses a network one", () => {
+    expect(parseCliOptions(["--host", "127.0.0.2"], "/repo").host).toBe("127.0.0.2");
+    for (const bad of ["0.0.0.0", "192.168.1.5", "127.0.0.256"]) {
+      expect(() => parseCliOptions(["--host", bad], "/repo")).toThrow(CliError);
+    }
+    expect(() => parseCliOptions(["--host", "0.0.0.0"], "/repo")).toThrow(/--allow-remote/);
+  });
+
   it("reads every flag", () => {
     const options = parseCliOptions(
       [

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { ModeName } from "../protocol/index.ts";
 import { checkBindHost, parsePublicUrl, ReachError } from "./http/reach.ts";
 import { DEFAULT_TIMINGS } from "./http/server.ts";
+import { isPostgresUrl, redactUrl } from "./store/store.ts";
 
 export const DEFAULT_PORT = 7420;
 
@@ -38,7 +39,8 @@ export const USAGE = `Usage: npm start -- [options]
 
   --port N          port on 127.0.0.1 (default ${DEFAULT_PORT}, or a free one if ${DEFAULT_PORT} is taken; 0 = any free port)
   --workspace DIR   the repository the agent works in (default: current directory)
-  --db FILE         session database (default: <workspace>/.zcode/plangate.db)
+  --db FILE|URL     session database: an SQLite file (default: <workspace>/.zcode/plangate.db)
+                    or a PostgreSQL URL, postgres://user:password@host:5432/database
   --model REF       model of new sessions, e.g. openai/gpt-5.4 (default: the config's defaultModel or
                     PLANGATE_MODEL, else scripted:demo; scripted:<file.yaml> plays a scenario)
   --config FILE     model providers and models (default: <workspace>/.zcode/plangate.json if present)
@@ -60,6 +62,23 @@ export const USAGE = `Usage: npm start -- [options]
 
   npm start -- token issue|revoke|list …   named access tokens, one per person (see token --help)
 `;
+
+/** S1: a postgres:// URL is used as given; anything else is an SQLite file path. */
+function databaseOf(given: string | undefined, cwd: string, workspace: string): string {
+  if (given === undefined || given === "") return join(workspace, ".zcode", "plangate.db");
+  if (isPostgresUrl(given)) {
+    try {
+      new URL(given);
+    } catch {
+      throw new CliError(`--db ${redactUrl(given)} is not a valid PostgreSQL URL.`);
+    }
+    return given;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) {
+    throw new CliError(`--db takes an SQLite file or a postgres:// URL, not ${redactUrl(given)}.`);
+  }
+  return resolve(cwd, given);
+}
 
 export function parseCliOptions(argv: string[], cwd: string): CliOptions {
   let values: ReturnType<typeof parse>["values"];
@@ -101,7 +120,7 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
   return {
     port: integer("--port", values.port, 0, 65_535),
     workspace,
-    dbPath: values.db ? resolve(cwd, values.db) : join(workspace, ".zcode", "plangate.db"),
+    dbPath: databaseOf(values.db, cwd, workspace),
     model: values.model,
     config: values.config === undefined ? undefined : resolve(cwd, values.config),
     mode: mode.data,

@@ -1,9 +1,11 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CliError } from "./cliOptions.ts";
+import { CliError, DEFAULT_PORT } from "./cliOptions.ts";
+import { systemClock } from "./clock.ts";
 import { parsePublicUrl, ReachError } from "./http/reach.ts";
-import { openDatabase } from "./store/database.ts";
+import { runningServerPort } from "./store/databaseLock.ts";
 import { NamedTokenError, NamedTokenStore } from "./store/namedTokens.ts";
+import { isPostgresUrl, openStore } from "./store/store.ts";
 
 export const TOKEN_USAGE = `Usage: npm start -- token <issue NAME | revoke NAME | list> [options]
 
@@ -13,7 +15,8 @@ export const TOKEN_USAGE = `Usage: npm start -- token <issue NAME | revoke NAME 
   list              the names, when each was issued and whether it was revoked
 
   --workspace DIR   the repository plangate serves (default: current directory)
-  --db FILE         session database (default: <workspace>/.zcode/plangate.db)
+  --db FILE|URL     session database: SQLite file (default: <workspace>/.zcode/plangate.db)
+                    or the PostgreSQL URL the servers use
   --public-url URL  print the link to open with the new token at this address
 
 The workspace's own token (.zcode/access-token) keeps working beside the named ones.
@@ -39,7 +42,11 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
   if (extra.length > 0)
     throw new CliError(`token ${action} takes one name; quote a name with spaces.`);
   const workspace = resolve(cwd, values.workspace ?? ".");
-  const dbPath = values.db ? resolve(cwd, values.db) : join(workspace, ".zcode", "plangate.db");
+  const dbPath = !values.db
+    ? join(workspace, ".zcode", "plangate.db")
+    : isPostgresUrl(values.db)
+      ? values.db
+      : resolve(cwd, values.db);
   let publicUrl: URL | undefined;
   try {
     publicUrl = values["public-url"] ? parsePublicUrl(values["public-url"]) : undefined;
@@ -48,9 +55,9 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
     throw error;
   }
 
-  const db = openDatabase(dbPath);
+  const opened = openStore(dbPath, systemClock);
   try {
-    const store = new NamedTokenStore(db);
+    const store = new NamedTokenStore(opened.db);
     switch (action) {
       case "issue": {
         if (name === undefined) throw new CliError("token issue needs a name: token issue NAME.");
@@ -62,7 +69,7 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
         out(
           publicUrl
             ? `${name.trim()} opens ${publicUrl.origin}/?token=${token}`
-            : `${name.trim()} opens plangate's address with ?token=${token} (e.g. http://127.0.0.1:7420/?token=${token})`,
+            : `${name.trim()} opens ${serverAddress(dbPath)}/?token=${token}`,
         );
         return;
       }
@@ -89,8 +96,14 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
         throw new CliError(`unknown token command "${action}": use issue, revoke or list.`);
     }
   } finally {
-    db.close();
+    opened.close();
   }
+}
+
+/** The running server's own address when one holds this database, else the default one. */
+function serverAddress(dbPath: string): string {
+  const port = isPostgresUrl(dbPath) ? undefined : runningServerPort(dbPath);
+  return `http://127.0.0.1:${port ?? DEFAULT_PORT}`;
 }
 
 function issue(store: NamedTokenStore, name: string): string {

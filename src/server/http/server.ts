@@ -13,6 +13,7 @@ import {
 } from "../../protocol/index.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { InboxFeed } from "../inbox/inboxFeed.ts";
+import { DEADLINE_LEASE_MS } from "../interactions/countdown.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import { McpBridge } from "../mcp/mcpBridge.ts";
@@ -28,14 +29,14 @@ import { PermissionService } from "../permissions/service.ts";
 import { wirePush } from "../push/wirePush.ts";
 import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
-import { openDatabase } from "../store/database.ts";
-import { lockDatabase } from "../store/databaseLock.ts";
+import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
-import { SessionLog } from "../store/sessionLog.ts";
-import { SettingsStore } from "../store/settingsStore.ts";
+import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
+import { type EntryNotifications, listenForEntries } from "../store/postgres/entryNotifications.ts";
+import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
+import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
-import { TodoStore } from "../todos/todoStore.ts";
 import { removeAbandonedTempFiles } from "../tools/atomicWrite.ts";
 import type { AnyToolContract } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
@@ -50,7 +51,7 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts";
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
   workspace: string;
-  /** SQLite file of the session log; its directory is created. */
+  /** SQLite file of the session log (its directory is created), or a `postgres://` URL (S1). */
   dbPath: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
@@ -85,7 +86,11 @@ export interface ServerOptions {
   pushKeysDir?: string;
   /** U3, tests only: accept push subscriptions on a loopback http push service. */
   allowLoopbackPushEndpoints?: boolean;
-  /** R1: the address to listen on. Default `127.0.0.1`; anything beyond loopback needs `allowRemote`. */
+  /**
+   * R1: the address to listen on. Default `127.0.0.1`; anything beyond loopback needs
+   * `allowRemote`. S2: servers behind one reverse proxy listen on 127.0.0.2, 127.0.0.3… with the
+   * proxy's port, so the page's host, origin and token cookie are the same on every one.
+   */
   host?: string;
   allowRemote?: boolean;
   /** `--public-url`: printed and pushed links use it; Host and Origin checks accept it. */
@@ -141,25 +146,49 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
   const listModels = options.listModels ?? (() => [fallbackInfo]);
 
-  // R11 before R13: the lock is taken before the database is opened, let alone changed.
-  const lock = lockDatabase(options.dbPath);
-  let db: ReturnType<typeof openDatabase>;
+  // R11 before R13: a file is locked before it is opened, let alone changed; a PostgreSQL
+  // database is locked on the store's own connection.
+  const fileLock = isPostgresUrl(options.dbPath) ? undefined : lockStore(options.dbPath);
+  let store: Store | undefined;
+  let lock: DatabaseLock;
   try {
-    db = openDatabase(options.dbPath);
+    store = openStore(options.dbPath, clock);
+    lock = fileLock ?? lockStore(options.dbPath, store);
   } catch (error) {
-    lock.release();
+    store?.close();
+    fileLock?.release();
     throw error;
   }
-  const log = new SessionLog(db, clock);
-  const settings = new SettingsStore(db);
+  const db = store.db;
+  const log = store.log;
+  const settings = store.settings;
+  // S2: on PostgreSQL other servers write to the same sessions; this one follows them.
+  const shared = store.backend === "postgres";
+  const serverId = randomId("srv_", 12);
+  if (shared) log.follow();
   const interactions = createInteractionRegistry({
     append: (sessionId, entry) => log.append(sessionId, entry),
     clock,
     settings: () => settings.get(),
     timings: options.timings ?? DEFAULT_TIMINGS,
     newId: () => randomId("int_", 12),
+    ...(shared
+      ? {
+          takeDeadline: (interactionId: string) =>
+            takeDeadlineLease(db, {
+              interactionId,
+              holder: serverId,
+              now: clock.now(),
+              leaseMs: DEADLINE_LEASE_MS,
+            }),
+        }
+      : {}),
   });
-  const todos = new TodoService(new TodoStore(db, clock), log);
+  // Before anything else listens: the registry is up to date when the entry is broadcast.
+  log.subscribe((sessionId, stored, origin) => {
+    if (origin === "elsewhere") interactions.observe(sessionId, stored);
+  });
+  const todos = new TodoService(store.todos, log);
   const otherSessions = createSessionMaterialSource(log, todos);
   const modelOf = (sessionId: string) => log.requireSession(sessionId).model;
   const permissionService = new PermissionService({
@@ -177,6 +206,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
     onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
+    ...(shared ? { turnLocks: pgTurnLocks(db) } : {}),
     todoReminder: createTodoReminder(todos),
     contextFor: (sessionId) => ({
       todos: todos.forSession(sessionId),
@@ -271,19 +301,29 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });
 
+  let following: EntryNotifications | undefined;
   try {
     await app.listen({ host, port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
     lock.recordPort(port);
+    if (shared) {
+      following = await listenForEntries(options.dbPath, {
+        onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
+        onGap: () => log.catchUpAll(),
+      });
+      // What others wrote between reading the sessions and listening.
+      log.catchUpAll();
+    }
   } catch (error) {
+    await following?.close();
     people.close();
     router.close();
     await mcp.close();
     await sessions.close();
     await app.close();
-    db.close();
+    store.close();
     lock.release();
     throw error;
   }
@@ -302,6 +342,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     interactions,
     close() {
       closing ??= (async () => {
+        await following?.close();
         people.close();
         router.close();
         push.close();
@@ -310,7 +351,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         await sessions.close();
         await app.close();
         await cleanup;
-        db.close();
+        store.close();
         lock.release();
       })();
       return closing;

@@ -10,6 +10,9 @@ import { ASK_USER_QUESTION_TOOL } from "./questionService.ts";
 /** A failed write of an automatic resolution is retried after this long. */
 const STORAGE_RETRY_MS = 1_000;
 
+/** S2: how long a server's lease on firing a deadline keeps the others off it. */
+export const DEADLINE_LEASE_MS = 10_000;
+
 const AUTO_CONTINUED: InteractionOutcome = { type: "answered", answers: {}, auto: true };
 
 /**
@@ -27,13 +30,16 @@ export function isAutoContinueEligible(request: InteractionRequest): boolean {
 /** What the countdowns need from the registry that owns the interactions. */
 export interface CountdownHost {
   pendingById(interactionId: string): Pending | undefined;
-  /** Writes the resolution and releases the asker; false when the log refused it. */
+  /**
+   * Writes the resolution and releases the asker; false when the log refused it, "elsewhere"
+   * when another server resolved it first (S2).
+   */
   resolve(
     interactionId: string,
     pending: Pending,
     outcome: InteractionOutcome,
     activateNext: boolean,
-  ): boolean;
+  ): boolean | "elsewhere";
 }
 
 /** A1–A6: the head's countdown, its deadline timer, pausing for good, and resuming. */
@@ -80,9 +86,7 @@ export class Countdowns {
     if (countdown?.phase !== "counting") return;
     const remaining = countdown.deadlineAt - this.deps.clock.now();
     if (remaining <= 0) {
-      if (!this.host.resolve(interactionId, pending, AUTO_CONTINUED, false)) {
-        this.arm(interactionId, pending, STORAGE_RETRY_MS);
-      }
+      this.fire(interactionId, pending, false);
       return;
     }
     if (!this.deps.settings().autoContinue) {
@@ -90,6 +94,17 @@ export class Countdowns {
       return;
     }
     this.arm(interactionId, pending, remaining);
+  }
+
+  /**
+   * S2: another server changed the countdown. This one keeps a timer too, so the deadline
+   * fires even if that server is gone; the lease decides which server resolves it.
+   */
+  follow(interactionId: string, pending: Pending): void {
+    this.stop(pending);
+    const countdown = pending.countdown;
+    if (countdown?.phase !== "counting") return;
+    this.arm(interactionId, pending, Math.max(0, countdown.deadlineAt - this.deps.clock.now()));
   }
 
   stop(pending: Pending): void {
@@ -132,7 +147,24 @@ export class Countdowns {
       this.pause(interactionId, pending);
       return;
     }
-    if (!this.host.resolve(interactionId, pending, AUTO_CONTINUED, true)) {
+    this.fire(interactionId, pending, true);
+  }
+
+  /** The deadline passed: resolved by whichever server takes the lease (S2), once. */
+  private fire(interactionId: string, pending: Pending, activateNext: boolean): void {
+    let leased: boolean;
+    try {
+      leased = this.deps.takeDeadline?.(interactionId) ?? true;
+    } catch {
+      this.arm(interactionId, pending, STORAGE_RETRY_MS);
+      return;
+    }
+    if (!leased) {
+      // Another server fires it; should that one die before writing, its lease runs out.
+      this.arm(interactionId, pending, DEADLINE_LEASE_MS);
+      return;
+    }
+    if (!this.host.resolve(interactionId, pending, AUTO_CONTINUED, activateNext)) {
       this.arm(interactionId, pending, STORAGE_RETRY_MS);
     }
   }

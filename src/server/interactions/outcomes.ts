@@ -34,6 +34,8 @@ export interface Pending {
   deliverQuestion: ((outcome: AskOutcome) => void) | undefined;
   deliverPermission: ((outcome: PermissionOutcome) => void) | undefined;
   signal: AbortSignal | undefined;
+  /** S2: asked by a turn another server runs; that server times it and its asker waits there. */
+  elsewhere: boolean;
 }
 
 export function newPending(request: InteractionRequest): Pending {
@@ -45,6 +47,7 @@ export function newPending(request: InteractionRequest): Pending {
     deliverQuestion: undefined,
     deliverPermission: undefined,
     signal: undefined,
+    elsewhere: false,
   };
 }
 

@@ -45,8 +45,19 @@ export interface InteractionPort {
   saveDraft(interactionId: string, draft: QuestionDraft): Receipt;
   /** A5: settings changed; turning auto-continue off pauses counting questions. */
   settingsChanged(settings: Settings): void;
-  /** A7: rebuild pending interactions of a session from its log after a restart. */
-  restore(sessionId: string, entries: readonly StoredEntry[]): void;
+  /**
+   * A7: rebuild pending interactions of a session from its log after a restart. S2: with
+   * `elsewhere`, the session's turn runs on another server, which owns its interactions.
+   */
+  restore(
+    sessionId: string,
+    entries: readonly StoredEntry[],
+    options?: { elsewhere?: boolean },
+  ): void;
+  /** S2: an entry another server committed: its interactions change here as they did there. */
+  observe(sessionId: string, stored: StoredEntry): void;
+  /** S2: this server takes over the session's turn; its interactions are now this server's. */
+  takeOver(sessionId: string, entries: readonly StoredEntry[]): void;
   pendingCount(sessionId: string): number;
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
@@ -103,4 +114,9 @@ export interface InteractionRegistryDeps {
   settings(): Settings;
   timings: { graceMs: number; deadlineMs: number };
   newId(): string;
+  /**
+   * S2: the lease on a deadline's firing; only the server that gets it resolves by timeout.
+   * Absent (SQLite, one server): every deadline is this server's to fire.
+   */
+  takeDeadline?(interactionId: string): boolean;
 }

@@ -9,6 +9,7 @@ import type {
   Settings,
   StoredEntry,
 } from "../../protocol/index.ts";
+import { AlreadyResolvedError } from "../store/errors.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 import { checkAnswers } from "./answerCheck.ts";
 import { Countdowns } from "./countdown.ts";
@@ -44,6 +45,16 @@ export { isAutoContinueEligible } from "./countdown.ts";
 
 /** How many settled interactions keep their exact receipt code (R3); older ones are unknown. */
 const SETTLED_MEMORY = 50_000;
+
+/** Written here, refused by the log, or already resolved by another server (S2). */
+type Resolution = boolean | "elsewhere";
+
+function receiptOf(resolution: Resolution): Receipt {
+  if (resolution === "elsewhere") {
+    return rejected("ALREADY_ANSWERED", "this interaction is already resolved");
+  }
+  return resolution ? OK : storageFailed();
+}
 
 /**
  * The interaction registry: owns the pending interactions and their single resolution (R3),
@@ -197,7 +208,8 @@ class Registry implements InteractionRegistry {
   private activateHead(sessionId: string): void {
     const headId = this.queues.head(sessionId);
     const head = headId === undefined ? undefined : this.pendingById.get(headId);
-    if (headId !== undefined && head) this.countdowns.activate(headId, head);
+    // S2: the server running the session's turn starts its countdowns.
+    if (headId !== undefined && head && !head.elsewhere) this.countdowns.activate(headId, head);
   }
 
   /**
@@ -209,18 +221,26 @@ class Registry implements InteractionRegistry {
     pending: Pending,
     outcome: InteractionOutcome,
     activateNext = true,
-  ): boolean {
+  ): Resolution {
     const sessionId = pending.request.sessionId;
     try {
       this.deps.append(sessionId, { kind: "interaction.resolved", interactionId, outcome });
-    } catch {
+    } catch (error) {
+      // S2: another server resolved it first; its entry reaches this one and settles it here.
+      if (error instanceof AlreadyResolvedError) return "elsewhere";
       return false;
     }
-    this.forget(interactionId, pending, outcome);
-    // A7: when nobody waits yet, the call that re-runs after the restart reads it from the log.
-    settle(pending, outcome);
+    this.settleHere(interactionId, pending, outcome);
     if (activateNext) this.activateHead(sessionId);
     return true;
+  }
+
+  /** After the resolution is in the log: the asker (here, or after a restart) gets the outcome. */
+  private settleHere(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
+    this.forget(interactionId, pending, outcome);
+    // A7: when nobody waits yet, the call that re-runs after the restart reads it from the log;
+    // S2: an asker on another server reads the same entry there.
+    settle(pending, outcome);
   }
 
   private forget(interactionId: string, pending: Pending, outcome: InteractionOutcome): void {
@@ -279,7 +299,7 @@ class Registry implements InteractionRegistry {
       auto: false,
       ...(by ? { by } : {}),
     };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   private pendingIn(sessionId: string): InteractionRequest[] {
@@ -293,7 +313,7 @@ class Registry implements InteractionRegistry {
       return rejected("WRONG_KIND", "a permission is decided, not cancelled");
     }
     const outcome: InteractionOutcome = { type: "cancelled", ...(by ? { by } : {}) };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   decide(interactionId: string, decision: PermissionDecision, by?: AnsweredBy): Receipt {
@@ -303,7 +323,7 @@ class Registry implements InteractionRegistry {
       return rejected("WRONG_KIND", "a question is answered, not decided");
     }
     const outcome: InteractionOutcome = { type: "decided", decision, ...(by ? { by } : {}) };
-    return this.resolve(interactionId, found, outcome) ? OK : storageFailed();
+    return receiptOf(this.resolve(interactionId, found, outcome));
   }
 
   touch(interactionId: string): Receipt {
@@ -387,7 +407,11 @@ class Registry implements InteractionRegistry {
    * A6/A7: rebuild one session from its log. Counting heads whose deadline passed while the
    * server was down resolve now; the others get their timer back for the remaining time.
    */
-  restore(sessionId: string, entries: readonly StoredEntry[]): void {
+  restore(
+    sessionId: string,
+    entries: readonly StoredEntry[],
+    options: { elsewhere?: boolean } = {},
+  ): void {
     const logged = readInteractions(entries);
     for (const [interactionId, outcome] of logged.outcomes) {
       const request = logged.requests.get(interactionId);
@@ -407,6 +431,7 @@ class Registry implements InteractionRegistry {
       const pending = newPending(request);
       pending.countdown = logged.countdowns.get(interactionId);
       pending.draft = logged.drafts.get(interactionId);
+      pending.elsewhere = options.elsewhere === true;
       this.pendingById.set(interactionId, pending);
       this.queues.push(sessionId, interactionId);
       restored.push(interactionId);
@@ -416,6 +441,55 @@ class Registry implements InteractionRegistry {
       if (pending) this.countdowns.resume(interactionId, pending);
     }
     this.activateHead(sessionId);
+  }
+
+  observe(sessionId: string, { entry }: StoredEntry): void {
+    if (this.closed) return;
+    switch (entry.kind) {
+      case "interaction.requested": {
+        const { request } = entry;
+        const id = request.interactionId;
+        if (this.pendingById.has(id) || this.settled.get(id) !== undefined) return;
+        const pending = newPending(request);
+        pending.elsewhere = true;
+        this.pendingById.set(id, pending);
+        this.queues.push(sessionId, id);
+        return;
+      }
+      case "interaction.countdown": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (!pending) return;
+        pending.countdown = entry.countdown;
+        this.countdowns.follow(entry.interactionId, pending);
+        return;
+      }
+      case "interaction.draft": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (pending) pending.draft = entry.draft;
+        return;
+      }
+      case "interaction.resolved": {
+        const pending = this.pendingById.get(entry.interactionId);
+        if (!pending) {
+          this.settled.set(entry.interactionId, settledCode(entry.outcome));
+          return;
+        }
+        this.settleHere(entry.interactionId, pending, entry.outcome);
+        this.activateHead(sessionId);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  takeOver(sessionId: string, entries: readonly StoredEntry[]): void {
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const pending = this.pendingById.get(interactionId);
+      if (pending) pending.elsewhere = false;
+    }
+    // What resolved while the turn ran elsewhere waits for its call to ask again (A7).
+    this.restore(sessionId, entries);
   }
 
   /** For tests: how much the registry holds (pending state must drain to nothing). */

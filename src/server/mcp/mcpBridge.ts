@@ -21,6 +21,7 @@ import type { SessionManager } from "../sessions/sessionManager.ts";
 import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
 import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
+import type { SqlDb } from "../store/sqlDb.ts";
 import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
@@ -48,7 +49,7 @@ export interface McpBridgeDeps {
   sessions: SessionManager;
   log: SessionLog;
   /** Where stream events (B3) and agents' sessions (B6) are kept. */
-  db: Database;
+  db: Database | SqlDb;
   /** The agent's workspace root when it offers no MCP roots (B6). */
   workspace: string;
   progressEveryMs?: number;

@@ -5,6 +5,7 @@ import type {
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "better-sqlite3";
+import { asSqlDb, type SqlDb } from "../store/sqlDb.ts";
 
 /** A stream's events are only worth replaying while its agent may still come back for them. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
@@ -21,40 +22,36 @@ interface EventRow {
  * row id, so it orders the replay).
  */
 export class SqliteEventStore implements EventStore {
-  private readonly insert;
-  private readonly byId;
-  private readonly after;
-  private readonly expired;
+  private readonly db: SqlDb;
 
+  /** On SQLite the table is made here; PostgreSQL's migrations make it. */
   constructor(
-    db: Database,
+    db: Database | SqlDb,
     private readonly now: () => number = Date.now,
   ) {
-    db.exec(`CREATE TABLE IF NOT EXISTS mcp_events (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      stream_id TEXT NOT NULL,
-      message TEXT NOT NULL,
-      stored_at INTEGER NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS mcp_events_stream ON mcp_events (stream_id, id);`);
-    this.expired = db.prepare<[number]>("DELETE FROM mcp_events WHERE stored_at < ?");
-    this.insert = db.prepare<[string, string, number]>(
-      "INSERT INTO mcp_events (stream_id, message, stored_at) VALUES (?, ?, ?)",
-    );
-    this.byId = db.prepare<[number], EventRow>("SELECT * FROM mcp_events WHERE id = ?");
-    this.after = db.prepare<[string, number], EventRow>(
-      "SELECT * FROM mcp_events WHERE stream_id = ? AND id > ? ORDER BY id",
-    );
+    this.db = asSqlDb(db);
+    if (this.db.dialect === "sqlite") {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS mcp_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        stream_id TEXT NOT NULL,
+        message TEXT NOT NULL,
+        stored_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS mcp_events_stream ON mcp_events (stream_id, id);`);
+    }
     this.prune();
   }
 
   prune(): void {
-    this.expired.run(this.now() - KEEP_EVENTS_MS);
+    this.db.run("DELETE FROM mcp_events WHERE stored_at < ?", [this.now() - KEEP_EVENTS_MS]);
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
-    const { lastInsertRowid } = this.insert.run(streamId, JSON.stringify(message), this.now());
-    return String(lastInsertRowid);
+    const row = this.db.get<{ id: number }>(
+      "INSERT INTO mcp_events (stream_id, message, stored_at) VALUES (?, ?, ?) RETURNING id",
+      [streamId, JSON.stringify(message), this.now()],
+    );
+    return String(row!.id);
   }
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
@@ -67,7 +64,11 @@ export class SqliteEventStore implements EventStore {
   ): Promise<StreamId> {
     const last = this.rowOf(lastEventId);
     if (!last) return "";
-    for (const row of this.after.all(last.stream_id, last.id)) {
+    const rows = this.db.all<EventRow>(
+      "SELECT * FROM mcp_events WHERE stream_id = ? AND id > ? ORDER BY id",
+      [last.stream_id, last.id],
+    );
+    for (const row of rows) {
       const message = JSON.parse(row.message) as JSONRPCMessage;
       // The priming event of a stream carries no message.
       if (Object.keys(message).length > 0) await send(String(row.id), message);
@@ -76,6 +77,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private rowOf(eventId: EventId): EventRow | undefined {
-    return /^\d+$/.test(eventId) ? this.byId.get(Number(eventId)) : undefined;
+    return /^\d+$/.test(eventId)
+      ? this.db.get<EventRow>("SELECT * FROM mcp_events WHERE id = ?", [Number(eventId)])
+      : undefined;
   }
 }

@@ -1,8 +1,9 @@
 import type { Database } from "better-sqlite3";
 import { hashNamedToken, NamedTokenStore } from "../store/namedTokens.ts";
+import type { SqlDb } from "../store/sqlDb.ts";
 
 export interface NamedAccessDeps {
-  db: Database;
+  db: Database | SqlDb;
   /** Called with each person whose token stopped being live, right after it is noticed. */
   onRevoked(person: string): void;
   /** How often to look for another process's writes. Default 250 ms. */
@@ -11,14 +12,14 @@ export interface NamedAccessDeps {
 
 /**
  * S3: the running server's view of the named tokens. `token issue` and `token revoke` are
- * another process writing the same database; SQLite's `data_version` changes whenever another
- * connection commits, so a cheap poll of it notices a revocation within one interval, with no
+ * another process writing the same database; a cheap poll of the tokens' change stamp (SQLite's
+ * `data_version`, PostgreSQL's table stamp) notices a revocation within one interval, with no
  * file watching (which misses WAL writes on some file systems) and no extra channel.
  */
 export class NamedAccess {
   private readonly store: NamedTokenStore;
   private live: Map<string, string>;
-  private version: number;
+  private version: string;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly deps: NamedAccessDeps) {
@@ -41,7 +42,7 @@ export class NamedAccess {
 
   /** Rereads the tokens when another connection committed since the last look. */
   refresh(): void {
-    let version: number;
+    let version: string;
     try {
       version = this.dataVersion();
     } catch {
@@ -61,7 +62,7 @@ export class NamedAccess {
     clearInterval(this.timer);
   }
 
-  private dataVersion(): number {
-    return this.deps.db.pragma("data_version", { simple: true }) as number;
+  private dataVersion(): string {
+    return this.store.changeStamp();
   }
 }

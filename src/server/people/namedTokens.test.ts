@@ -36,6 +36,8 @@ describe("[S3] named access tokens against the running server", () => {
     const token = /^([0-9a-f]{64})$/m.exec(issued.output)?.[1];
     expect(token).toBeDefined();
     if (!token) return;
+    // The link names the running server's own port, not the default one.
+    expect(issued.output).toContain(`Alice opens ${server().origin}/?token=${token}`);
 
     // Only a hash is kept.
     const raw = new BetterSqlite3(server().dbPath, { readonly: true });

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
+import type { SqlDb } from "../store/sqlDb.ts";
 import { PushNotifier } from "./pushNotifier.ts";
 import { registerPushRoutes } from "./pushRoutes.ts";
 import { sendPush } from "./pushSender.ts";
@@ -12,7 +13,7 @@ import { loadOrCreateVapidKeys } from "./vapidKeys.ts";
 
 export interface WirePushDeps {
   keysDir: string;
-  db: Database;
+  db: Database | SqlDb;
   log: SessionLog;
   inbox: InboxFeed;
   interactions: InteractionRegistry;

@@ -24,6 +24,7 @@ import { applyModeName, initialMode } from "./modes.ts";
 import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
 import { type ToolCallToRun, ToolExecutor, type ToolExecutorDeps } from "./toolExecutor.ts";
+import type { TurnLocks } from "./turnLocks.ts";
 
 export const MAX_MODEL_CALLS_PER_TURN = 50;
 
@@ -52,7 +53,13 @@ export interface SessionManagerDeps {
   rememberAllow?: ToolExecutorDeps["rememberAllow"];
   /** Conversations longer than this many characters are compacted before a model call. */
   compactAboveChars?: number;
+  /** S2: several servers share the sessions; a session's turn runs where its lock is held. */
+  turnLocks?: TurnLocks;
+  /** S2: how often sessions whose turn runs elsewhere are checked for a dead server. */
+  takeOverEveryMs?: number;
 }
+
+const TAKE_OVER_EVERY_MS = 1_000;
 
 /** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
 class ManagerClosed extends Error {}
@@ -74,11 +81,20 @@ export class SessionManager {
   /** P4: made first, so the modes in memory follow an entry before anyone broadcasts it. */
   private readonly modes: ExecutionStates;
   private readonly projections: SessionProjections;
+  /** S2: sessions whose turn another server runs (or may be about to run); see `takeOver`. */
+  private readonly elsewhere = new Set<string>();
+  /** S2: the seq of a prompt given here while the session's turn ran on another server. */
+  private readonly promptedElsewhere = new Map<string, number>();
+  private takeOverTimer: NodeJS.Timeout | undefined;
+  private readonly unsubscribeElsewhere: () => void;
   private closed = false;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.modes = new ExecutionStates(deps.log);
     this.projections = new SessionProjections(deps.log);
+    this.unsubscribeElsewhere = deps.log.subscribe((sessionId, { entry }, origin) => {
+      if (origin === "elsewhere" && entry.kind === "turn.started") this.elsewhere.add(sessionId);
+    });
     this.executor = new ToolExecutor({
       ...deps,
       stepOf: (sessionId, callId) => this.projections.get(sessionId).stepOf(callId),
@@ -95,11 +111,67 @@ export class SessionManager {
       const entries = this.deps.log.entriesAfter(session.id, 0);
       // Only sessions whose turn goes on are loaded now; the others on their next prompt.
       const resumes = !isDrivenOverMcp(session.model) && hasOpenTurn(entries);
-      if (resumes) this.projections.load(session.id, entries);
-      this.deps.interactions.restore(session.id, entries);
+      // S2: a turn another server runs stays there; this one takes over if that server dies.
+      const here = resumes && this.claim(session.id);
+      if (resumes && !here) this.elsewhere.add(session.id);
+      if (here) this.projections.load(session.id, entries);
+      this.deps.interactions.restore(session.id, entries, { elsewhere: resumes && !here });
       // B8: an agent over MCP runs its own turns; its unfinished calls wait for it to call again.
-      if (resumes) {
+      if (here) {
         this.launch(session.id, danglingCalls(entries));
+      }
+    }
+    if (this.deps.turnLocks) {
+      const every = this.deps.takeOverEveryMs ?? TAKE_OVER_EVERY_MS;
+      this.takeOverTimer = setInterval(() => this.takeOverFromDead(), every);
+      this.takeOverTimer.unref();
+    }
+  }
+
+  /** S2: whether this server may run the session's turn now (always, with one server). */
+  private claim(sessionId: string): boolean {
+    return this.deps.turnLocks?.tryTake(sessionId) ?? true;
+  }
+
+  /**
+   * S2: each session whose turn ran elsewhere and whose lock is free now: a server that died
+   * mid-turn left it, and its turn resumes here with its questions and their deadlines as they
+   * were (A7); a prompt that found the turn just ending starts a turn; otherwise nothing to do.
+   */
+  private takeOverFromDead(): void {
+    for (const sessionId of [...this.elsewhere]) {
+      if (this.closed) return;
+      if (this.running.has(sessionId)) {
+        this.elsewhere.delete(sessionId);
+        this.promptedElsewhere.delete(sessionId);
+        continue;
+      }
+      try {
+        if (!this.claim(sessionId)) continue;
+        this.elsewhere.delete(sessionId);
+        this.deps.log.catchUp(sessionId);
+        if (!this.deps.log.getSession(sessionId)) {
+          this.deps.turnLocks?.release(sessionId);
+          continue;
+        }
+        const entries = this.deps.log.entriesAfter(sessionId, 0);
+        if (hasOpenTurn(entries)) {
+          this.projections.load(sessionId, entries);
+          this.deps.interactions.takeOver(sessionId, entries);
+          this.launch(sessionId, danglingCalls(entries));
+        } else if (
+          this.projections.load(sessionId, entries).userSpokeSince(lastTurnEnd(entries)) ||
+          unheard(entries, this.promptedElsewhere.get(sessionId))
+        ) {
+          this.promptedElsewhere.delete(sessionId);
+          this.append(sessionId, { kind: "turn.started" });
+          this.launch(sessionId, []);
+        } else {
+          this.promptedElsewhere.delete(sessionId);
+          this.deps.turnLocks?.release(sessionId);
+        }
+      } catch (error) {
+        console.error(`session ${sessionId}: could not take the turn over:`, error);
       }
     }
   }
@@ -172,8 +244,15 @@ export class SessionManager {
     const stored = this.append(sessionId, entry);
     // X1: an agent over MCP runs its own turns; it hears this message with its next result.
     if (!this.running.has(sessionId) && !isDrivenOverMcp(session.model)) {
-      this.append(sessionId, { kind: "turn.started" });
-      this.launch(sessionId, []);
+      if (this.claim(sessionId)) {
+        this.append(sessionId, { kind: "turn.started" });
+        this.launch(sessionId, []);
+      } else {
+        // S2: the server running the turn hears the message; should that turn be ending
+        // right now, this server starts the next one once the lock is free.
+        this.elsewhere.add(sessionId);
+        this.promptedElsewhere.set(sessionId, stored.seq);
+      }
     }
     return stored;
   }
@@ -274,6 +353,8 @@ export class SessionManager {
    */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.takeOverTimer) clearInterval(this.takeOverTimer);
+    this.unsubscribeElsewhere();
     this.modes.dispose();
     this.projections.dispose();
     this.deps.interactions.close();
@@ -326,6 +407,8 @@ export class SessionManager {
           });
           calls.push({ callId: call.id, name: call.name, input: call.input ?? {} });
         }
+        // S2: a prompt given on another server meanwhile joins this turn, not a later one.
+        this.deps.log.catchUp(sessionId);
         const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
         if (calls.length === 0 && !userSpoke) break;
       }
@@ -334,7 +417,10 @@ export class SessionManager {
       this.endAfterError(sessionId, signal, error);
     } finally {
       // Synchronously with the last entry, so a prompt arriving next starts a new turn.
-      if (this.running.get(sessionId) === turn) this.running.delete(sessionId);
+      if (this.running.get(sessionId) === turn) {
+        this.running.delete(sessionId);
+        if (!this.closed) this.deps.turnLocks?.release(sessionId);
+      }
     }
   }
 
@@ -505,6 +591,23 @@ export class SessionManager {
       });
     }
   }
+}
+
+/** S2: no model spoke after the prompt at `promptSeq` (its turn ended as it was given). */
+function unheard(entries: readonly StoredEntry[], promptSeq: number | undefined): boolean {
+  if (promptSeq === undefined) return false;
+  return !entries.some(
+    ({ seq, entry }) =>
+      seq > promptSeq && (entry.kind === "assistant.message" || entry.kind === "tool.call"),
+  );
+}
+
+/** The seq of the session's last `turn.ended`, or 0. */
+function lastTurnEnd(entries: readonly StoredEntry[]): number {
+  for (let index = entries.length - 1; index >= 0; index--) {
+    if (entries[index]!.entry.kind === "turn.ended") return entries[index]!.seq;
+  }
+  return 0;
 }
 
 function describeFailure(error: unknown): string {

@@ -76,6 +76,13 @@ export function lockDatabase(dbPath: string): DatabaseLock {
   };
 }
 
+/** The port of the live server holding `dbPath`, if any (for links printed by other commands). */
+export function runningServerPort(dbPath: string): number | undefined {
+  const holder = readHolder(`${dbPath}.lock`);
+  if (typeof holder !== "object" || holder.port === null || !isAlive(holder.pid)) return undefined;
+  return holder.port;
+}
+
 function readHolder(lockPath: string): Holder | "fresh" | undefined {
   let text: string;
   try {

@@ -22,7 +22,12 @@ export function guardStorage<T>(what: string, operation: () => T): T {
   try {
     return operation();
   } catch (error) {
-    if (error instanceof StorageError || error instanceof SessionNotFoundError) throw error;
+    if (
+      error instanceof StorageError ||
+      error instanceof SessionNotFoundError ||
+      error instanceof AlreadyResolvedError
+    )
+      throw error;
     const code =
       typeof error === "object" &&
       error !== null &&
@@ -32,5 +37,13 @@ export function guardStorage<T>(what: string, operation: () => T): T {
         : "SQLITE_ERROR";
     const reason = error instanceof Error ? error.message : String(error);
     throw new StorageError(`Could not ${what}: ${reason}`, code, { cause: error });
+  }
+}
+
+/** R3/S2: the interaction already has its resolution in the log; this one was not written. */
+export class AlreadyResolvedError extends Error {
+  constructor(readonly interactionId: string) {
+    super(`Interaction ${interactionId} is already resolved.`);
+    this.name = "AlreadyResolvedError";
   }
 }

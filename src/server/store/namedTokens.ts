@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { guardStorage } from "./errors.ts";
+import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 
 /** S3: what `token list` shows; the token itself is never kept, only its hash. */
 export interface NamedTokenRow {
@@ -24,15 +25,20 @@ export function hashNamedToken(token: string): string {
  * beside the session log, so it can move behind the store interface (S1) as one piece.
  */
 export class NamedTokenStore {
-  constructor(private readonly db: Database) {
-    guardStorage("prepare the access token table", () =>
-      db.exec(`CREATE TABLE IF NOT EXISTS access_tokens (
+  private readonly db: SqlDb;
+
+  /** On SQLite the table is made here; PostgreSQL's migrations make it. */
+  constructor(db: Database | SqlDb) {
+    this.db = asSqlDb(db);
+    if (this.db.dialect === "sqlite")
+      guardStorage("prepare the access token table", () =>
+        this.db.exec(`CREATE TABLE IF NOT EXISTS access_tokens (
         name TEXT PRIMARY KEY,
         token_hash TEXT NOT NULL UNIQUE,
         created_at INTEGER NOT NULL,
         revoked_at INTEGER
       )`),
-    );
+      );
   }
 
   /** Returns the new token, the only time it exists outside the person's hands. */
@@ -46,21 +52,19 @@ export class NamedTokenStore {
     const token = randomBytes(32).toString("hex");
     const issued = guardStorage("issue an access token", () =>
       this.db.transaction(() => {
-        const existing = this.db
-          .prepare<[string], { revoked_at: number | null }>(
-            "SELECT revoked_at FROM access_tokens WHERE name = ?",
-          )
-          .get(person);
+        const existing = this.db.get<{ revoked_at: number | null }>(
+          "SELECT revoked_at FROM access_tokens WHERE name = ?",
+          [person],
+        );
         if (existing && existing.revoked_at === null) return false;
-        this.db
-          .prepare(
-            `INSERT INTO access_tokens (name, token_hash, created_at, revoked_at) VALUES (?, ?, ?, NULL)
+        this.db.run(
+          `INSERT INTO access_tokens (name, token_hash, created_at, revoked_at) VALUES (?, ?, ?, NULL)
              ON CONFLICT(name) DO UPDATE SET token_hash = excluded.token_hash,
                created_at = excluded.created_at, revoked_at = NULL`,
-          )
-          .run(person, hashNamedToken(token), now);
+          [person, hashNamedToken(token), now],
+        );
         return true;
-      })(),
+      }),
     );
     if (!issued) {
       throw new NamedTokenError(
@@ -73,9 +77,10 @@ export class NamedTokenStore {
   /** False when nobody of that name holds a live token. */
   revoke(name: string, now: number): boolean {
     const result = guardStorage("revoke an access token", () =>
-      this.db
-        .prepare("UPDATE access_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL")
-        .run(now, name.trim()),
+      this.db.run("UPDATE access_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", [
+        now,
+        name.trim(),
+      ]),
     );
     return result.changes > 0;
   }
@@ -83,23 +88,43 @@ export class NamedTokenStore {
   list(): NamedTokenRow[] {
     return guardStorage("list access tokens", () =>
       this.db
-        .prepare<[], { name: string; created_at: number; revoked_at: number | null }>(
+        .all<{ name: string; created_at: number | string; revoked_at: number | string | null }>(
           "SELECT name, created_at, revoked_at FROM access_tokens ORDER BY name",
         )
-        .all()
-        .map((row) => ({ name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at })),
+        // PostgreSQL hands BIGINT back as text.
+        .map((row) => ({
+          name: row.name,
+          createdAt: Number(row.created_at),
+          revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+        })),
     );
   }
 
   /** Hash → name of every live token. */
   live(): Map<string, string> {
     const rows = guardStorage("read access tokens", () =>
-      this.db
-        .prepare<[], { name: string; token_hash: string }>(
-          "SELECT name, token_hash FROM access_tokens WHERE revoked_at IS NULL",
-        )
-        .all(),
+      this.db.all<{ name: string; token_hash: string }>(
+        "SELECT name, token_hash FROM access_tokens WHERE revoked_at IS NULL",
+      ),
     );
     return new Map(rows.map((row) => [row.token_hash, row.name]));
+  }
+
+  /**
+   * Changes whenever the tokens may have: SQLite's `data_version` moves on every commit of
+   * another connection; PostgreSQL has no such counter, so the table's own stamp is read.
+   */
+  changeStamp(): string {
+    if (this.db.dialect === "sqlite") {
+      return String(this.db.get<{ data_version: number }>("PRAGMA data_version")?.data_version);
+    }
+    const row = this.db.get<{
+      n: number | string;
+      issued: number | string;
+      revoked: number | string;
+    }>(
+      "SELECT count(*) AS n, coalesce(max(created_at), 0) AS issued, coalesce(max(revoked_at), 0) AS revoked FROM access_tokens",
+    );
+    return `${row?.n}:${row?.issued}:${row?.revoked}`;
   }
 }

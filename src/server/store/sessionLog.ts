@@ -1,4 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
+import type { Database } from "better-sqlite3";
 import {
   type ExecutionMode,
   PermissionMode,
@@ -7,7 +7,9 @@ import {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import { upgradeStoredEntry } from "../plan/executionMode.ts";
-import { guardStorage, SessionNotFoundError } from "./errors.ts";
+import { AlreadyResolvedError, guardStorage, SessionNotFoundError } from "./errors.ts";
+import { ENTRY_CHANNEL } from "./postgres/entryChannel.ts";
+import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 
 /** A session row: what the log knows about a session, without the live interaction count. */
 export interface SessionRecord {
@@ -20,7 +22,10 @@ export interface SessionRecord {
   mode: ExecutionMode;
 }
 
-export type EntryListener = (sessionId: string, stored: StoredEntry) => void;
+/** S2: `elsewhere` marks an entry another server on the same PostgreSQL committed. */
+export type EntryOrigin = "here" | "elsewhere";
+
+export type EntryListener = (sessionId: string, stored: StoredEntry, origin: EntryOrigin) => void;
 
 interface SessionRow {
   id: string;
@@ -46,78 +51,52 @@ interface EntryRow {
  */
 export class SessionLog {
   private readonly listeners = new Set<EntryListener>();
-  private readonly statements: {
-    insertSession: Statement;
-    selectSession: Statement<[string], SessionRow>;
-    selectSessions: Statement<[], SessionRow>;
-    insertEntry: Statement;
-    touchSession: Statement;
-    setModel: Statement;
-    setMode: Statement;
-    setTitle: Statement;
-    rename: Statement;
-    deleteSession: Statement;
-    entriesAfter: Statement<[string, number], EntryRow>;
-    entriesBefore: Statement<[string, number], EntryRow & { kind: string }>;
-    latestOfKind: Statement<[string, string, number], EntryRow>;
-    openRequests: Statement<[string, number], EntryRow>;
-    latestOfInteraction: Statement<[string, string, string, number], EntryRow>;
-  };
+  private readonly db: SqlDb;
+  /** S2: while following other servers, the last seq announced here, per session. */
+  private announced: Map<string, number> | undefined;
 
   constructor(
-    private readonly db: Database,
+    db: Database | SqlDb,
     private readonly clock: Clock,
   ) {
-    this.statements = {
-      insertSession: db.prepare(
-        `INSERT INTO sessions (id, title, created_at, updated_at, model, permission_mode, plan_enabled, last_seq)
-         VALUES (@id, @title, @at, @at, @model, @permissionMode, @planEnabled, 0)`,
-      ),
-      selectSession: db.prepare("SELECT * FROM sessions WHERE id = ?"),
-      selectSessions: db.prepare("SELECT * FROM sessions ORDER BY updated_at DESC, id"),
-      insertEntry: db.prepare(
-        "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
-      ),
-      touchSession: db.prepare("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE id = ?"),
-      setModel: db.prepare("UPDATE sessions SET model = ? WHERE id = ?"),
-      setTitle: db.prepare("UPDATE sessions SET title = ? WHERE id = ? AND title = ''"),
-      rename: db.prepare("UPDATE sessions SET title = ? WHERE id = ?"),
-      // Entries and todos go with the row (ON DELETE CASCADE).
-      deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
-      setMode: db.prepare("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?"),
-      entriesAfter: db.prepare(
-        "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
-      ),
-      entriesBefore: db.prepare(
-        "SELECT seq, at, kind, body FROM entries WHERE session_id = ? AND seq < ? ORDER BY seq DESC",
-      ),
-      latestOfKind: db.prepare(
-        `SELECT seq, at, body FROM entries INDEXED BY entries_by_kind
-         WHERE session_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
-      ),
-      openRequests: db.prepare(
-        `SELECT r.seq, r.at, r.body FROM entries r INDEXED BY entries_by_kind
-         WHERE r.session_id = ? AND r.kind = 'interaction.requested' AND r.seq < ?
-           AND NOT EXISTS (
-             SELECT 1 FROM entries x
-             WHERE x.session_id = r.session_id AND x.interaction_id = r.interaction_id
-               AND x.kind = 'interaction.resolved'
-           )
-         ORDER BY r.seq`,
-      ),
-      latestOfInteraction: db.prepare(
-        `SELECT seq, at, body FROM entries INDEXED BY entries_by_interaction
-         WHERE session_id = ? AND interaction_id = ? AND kind = ? AND interaction_id IS NOT NULL
-           AND seq < ?
-         ORDER BY seq DESC LIMIT 1`,
-      ),
-    };
+    this.db = asSqlDb(db);
   }
 
   /** Listeners run after the commit; the returned function unsubscribes. */
   subscribe(listener: EntryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * S2: from now on entries other servers commit are announced here too, each session's in seq
+   * order with this server's own (a gap before an own entry is read and announced first).
+   */
+  follow(): void {
+    this.announced = new Map(this.listSessions().map((session) => [session.id, session.lastSeq]));
+  }
+
+  /** S2: another server announced `seq` of the session; reads and announces what is new. */
+  heard(sessionId: string, seq: number): void {
+    if (seq > (this.announced?.get(sessionId) ?? 0)) this.catchUp(sessionId);
+  }
+
+  /** S2: after a lost notification connection: every session read up to its newest entry. */
+  catchUpAll(): void {
+    for (const session of this.listSessions()) this.catchUp(session.id);
+  }
+
+  /** S2: announces, in order, the entries after the last announced one, up to `upTo`. */
+  catchUp(sessionId: string, upTo = Number.POSITIVE_INFINITY): void {
+    const announced = this.announced;
+    if (!announced || upTo <= (announced.get(sessionId) ?? 0)) return;
+    for (const stored of this.entriesAfter(sessionId, announced.get(sessionId) ?? 0)) {
+      if (stored.seq > upTo) break;
+      // A listener may have written meanwhile, and its write announced these already.
+      if (stored.seq <= (announced.get(sessionId) ?? 0)) continue;
+      announced.set(sessionId, stored.seq);
+      this.announce(sessionId, stored, "elsewhere");
+    }
   }
 
   /** Creates the session row and its `session.created` entry in one transaction. */
@@ -132,19 +111,23 @@ export class SessionLog {
       mode: init.mode,
     };
     const stored = guardStorage("create the session", () =>
-      this.db
-        .transaction(() => {
-          this.statements.insertSession.run({
-            id: init.id,
-            title: init.title,
-            at: this.clock.now(),
-            model: init.model,
-            permissionMode: init.mode.permissionMode,
-            planEnabled: init.mode.planEnabled ? 1 : 0,
-          });
-          return this.write(init.id, entry);
-        })
-        .immediate(),
+      this.db.transaction(() => {
+        const at = this.clock.now();
+        this.db.run(
+          `INSERT INTO sessions (id, title, created_at, updated_at, model, permission_mode, plan_enabled, last_seq)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
+          [
+            init.id,
+            init.title,
+            at,
+            at,
+            init.model,
+            init.mode.permissionMode,
+            init.mode.planEnabled ? 1 : 0,
+          ],
+        );
+        return this.write(init.id, entry);
+      }),
     );
     this.notify(init.id, stored);
     return { session: this.requireSession(init.id), stored };
@@ -162,7 +145,7 @@ export class SessionLog {
       );
     }
     const stored = guardStorage(`record ${entry.kind}`, () =>
-      this.db.transaction(() => this.write(sessionId, checked.data)).immediate(),
+      this.db.transaction(() => this.write(sessionId, checked.data)),
     );
     this.notify(sessionId, stored);
     return stored;
@@ -170,7 +153,12 @@ export class SessionLog {
 
   entriesAfter(sessionId: string, seq: number): StoredEntry[] {
     return guardStorage("read the session log", () =>
-      this.statements.entriesAfter.all(sessionId, seq).map(toStored),
+      this.db
+        .all<EntryRow>(
+          "SELECT seq, at, body FROM entries WHERE session_id = ? AND seq > ? ORDER BY seq",
+          [sessionId, seq],
+        )
+        .map(toStored),
     );
   }
 
@@ -188,14 +176,23 @@ export class SessionLog {
       const rows: EntryRow[] = [];
       let bytes = 0;
       let counted = 0;
-      for (const row of this.statements.entriesBefore.iterate(sessionId, beforeSeq)) {
-        bytes += row.body.length;
-        if (rows.length > 0 && bytes > limits.maxBytes) break;
-        rows.push(row);
-        if (!limits.uncounted?.has(row.kind)) counted += 1;
-        if (counted >= limits.maxEntries) break;
+      // Read newest first in pages, so a long log is never read whole.
+      for (let before = beforeSeq; ; ) {
+        const page = this.db.all<EntryRow & { kind: string }>(
+          `SELECT seq, at, kind, body FROM entries WHERE session_id = ? AND seq < ?
+           ORDER BY seq DESC LIMIT ${WINDOW_PAGE}`,
+          [sessionId, before],
+        );
+        for (const row of page) {
+          bytes += row.body.length;
+          if (rows.length > 0 && bytes > limits.maxBytes) return done(rows);
+          rows.push(row);
+          if (!limits.uncounted?.has(row.kind)) counted += 1;
+          if (counted >= limits.maxEntries) return done(rows);
+        }
+        if (page.length < WINDOW_PAGE) return done(rows);
+        before = page[page.length - 1]!.seq;
       }
-      return rows.reverse().map(toStored);
     });
   }
 
@@ -206,7 +203,11 @@ export class SessionLog {
     beforeSeq: number,
   ): StoredEntry | undefined {
     const row = guardStorage("read the session log", () =>
-      this.statements.latestOfKind.get(sessionId, kind, beforeSeq),
+      this.db.get<EntryRow>(
+        `SELECT seq, at, body FROM entries ${this.indexedBy("entries_by_kind")}
+         WHERE session_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
+        [sessionId, kind, beforeSeq],
+      ),
     );
     return row && toStored(row);
   }
@@ -214,7 +215,19 @@ export class SessionLog {
   /** `interaction.requested` entries before `beforeSeq` that no entry of the log resolves. */
   openRequests(sessionId: string, beforeSeq: number): StoredEntry[] {
     return guardStorage("read the session log", () =>
-      this.statements.openRequests.all(sessionId, beforeSeq).map(toStored),
+      this.db
+        .all<EntryRow>(
+          `SELECT r.seq, r.at, r.body FROM entries r ${this.indexedBy("entries_by_kind")}
+           WHERE r.session_id = ? AND r.kind = 'interaction.requested' AND r.seq < ?
+             AND NOT EXISTS (
+               SELECT 1 FROM entries x
+               WHERE x.session_id = r.session_id AND x.interaction_id = r.interaction_id
+                 AND x.kind = 'interaction.resolved'
+             )
+           ORDER BY r.seq`,
+          [sessionId, beforeSeq],
+        )
+        .map(toStored),
     );
   }
 
@@ -226,7 +239,13 @@ export class SessionLog {
     beforeSeq: number,
   ): StoredEntry | undefined {
     const row = guardStorage("read the session log", () =>
-      this.statements.latestOfInteraction.get(sessionId, interactionId, kind, beforeSeq),
+      this.db.get<EntryRow>(
+        `SELECT seq, at, body FROM entries ${this.indexedBy("entries_by_interaction")}
+         WHERE session_id = ? AND interaction_id = ? AND kind = ? AND interaction_id IS NOT NULL
+           AND seq < ?
+         ORDER BY seq DESC LIMIT 1`,
+        [sessionId, interactionId, kind, beforeSeq],
+      ),
     );
     return row && toStored(row);
   }
@@ -234,7 +253,7 @@ export class SessionLog {
   /** W15: the list's title; the session keeps its place in the list. */
   rename(sessionId: string, title: string): SessionRecord {
     const changed = guardStorage("rename the session", () =>
-      this.statements.rename.run(title, sessionId),
+      this.db.run("UPDATE sessions SET title = ? WHERE id = ?", [title, sessionId]),
     );
     if (changed.changes === 0) throw new SessionNotFoundError(sessionId);
     return this.requireSession(sessionId);
@@ -242,15 +261,17 @@ export class SessionLog {
 
   /** W15: the session with every entry and todo of it, in one statement. */
   deleteSession(sessionId: string): void {
+    // Entries and todos go with the row (ON DELETE CASCADE).
     const deleted = guardStorage("delete the session", () =>
-      this.statements.deleteSession.run(sessionId),
+      this.db.run("DELETE FROM sessions WHERE id = ?", [sessionId]),
     );
     if (deleted.changes === 0) throw new SessionNotFoundError(sessionId);
+    this.announced?.delete(sessionId);
   }
 
   getSession(sessionId: string): SessionRecord | undefined {
     const row = guardStorage("read the session", () =>
-      this.statements.selectSession.get(sessionId),
+      this.db.get<SessionRow>("SELECT * FROM sessions WHERE id = ?", [sessionId]),
     );
     return row && toRecord(row);
   }
@@ -263,42 +284,86 @@ export class SessionLog {
 
   /** Most recently updated first. */
   listSessions(): SessionRecord[] {
-    return guardStorage("list sessions", () => this.statements.selectSessions.all().map(toRecord));
+    return guardStorage("list sessions", () =>
+      this.db.all<SessionRow>("SELECT * FROM sessions ORDER BY updated_at DESC, id").map(toRecord),
+    );
   }
 
+  /**
+   * Takes the next seq by updating the session row first: on PostgreSQL that row lock orders
+   * every writer of the session, so the checks below see what the others committed.
+   */
   private write(sessionId: string, entry: SessionEntry): StoredEntry {
-    const row = this.statements.selectSession.get(sessionId);
-    if (!row) throw new SessionNotFoundError(sessionId);
     const at = this.clock.now();
-    const seq = row.last_seq + 1;
-    this.statements.insertEntry.run(
-      sessionId,
-      seq,
-      at,
-      entry.kind,
-      JSON.stringify(entry),
-      interactionIdOf(entry),
+    const row = this.db.get<{ last_seq: number; title: string }>(
+      "UPDATE sessions SET updated_at = ?, last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq, title",
+      [at, sessionId],
     );
-    this.statements.touchSession.run(at, seq, sessionId);
-    if (entry.kind === "session.modelChanged") this.statements.setModel.run(entry.model, sessionId);
+    if (!row) throw new SessionNotFoundError(sessionId);
+    const seq = row.last_seq;
+    const interactionId = interactionIdOf(entry);
+    // R3/S2: a resolution is written once, whichever server or timer comes second.
+    if (entry.kind === "interaction.resolved" && this.isResolved(sessionId, entry.interactionId)) {
+      throw new AlreadyResolvedError(entry.interactionId);
+    }
+    this.db.run(
+      "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
+      [sessionId, seq, at, entry.kind, JSON.stringify(entry), interactionId],
+    );
+    if (entry.kind === "session.modelChanged") {
+      this.db.run("UPDATE sessions SET model = ? WHERE id = ?", [entry.model, sessionId]);
+    }
     // An untitled session is named after what the user first asked, as chat products do.
     if (entry.kind === "user.message" && !entry.synthetic && row.title === "") {
-      this.statements.setTitle.run(titleFromPrompt(entry.text), sessionId);
+      this.db.run("UPDATE sessions SET title = ? WHERE id = ? AND title = ''", [
+        titleFromPrompt(entry.text),
+        sessionId,
+      ]);
+    }
+    // S2: delivered to every listening server when (and only if) this transaction commits.
+    if (this.db.dialect === "postgres") {
+      this.db.run("SELECT pg_notify(?, ?)", [ENTRY_CHANNEL, `${sessionId} ${seq}`]);
     }
     if (entry.kind === "session.modeChanged") {
-      this.statements.setMode.run(
+      this.db.run("UPDATE sessions SET permission_mode = ?, plan_enabled = ? WHERE id = ?", [
         entry.mode.permissionMode,
         entry.mode.planEnabled ? 1 : 0,
         sessionId,
-      );
+      ]);
     }
     return { seq, at, entry };
   }
 
+  private isResolved(sessionId: string, interactionId: string): boolean {
+    return (
+      this.db.get(
+        `SELECT 1 AS found FROM entries ${this.indexedBy("entries_by_interaction")}
+         WHERE session_id = ? AND interaction_id = ? AND kind = 'interaction.resolved'
+           AND interaction_id IS NOT NULL`,
+        [sessionId, interactionId],
+      ) !== undefined
+    );
+  }
+
+  /** SQLite's planner needs the hint for these windows; PostgreSQL has no such clause. */
+  private indexedBy(index: string): string {
+    return this.db.dialect === "sqlite" ? `INDEXED BY ${index}` : "";
+  }
+
   private notify(sessionId: string, stored: StoredEntry): void {
+    const announced = this.announced;
+    if (announced) {
+      this.catchUp(sessionId, stored.seq - 1);
+      if (stored.seq <= (announced.get(sessionId) ?? 0)) return;
+      announced.set(sessionId, stored.seq);
+    }
+    this.announce(sessionId, stored, "here");
+  }
+
+  private announce(sessionId: string, stored: StoredEntry, origin: EntryOrigin): void {
     for (const listener of this.listeners) {
       try {
-        listener(sessionId, stored);
+        listener(sessionId, stored, origin);
       } catch (error) {
         // A failing listener (e.g. a closed socket) must not undo or block a committed entry.
         console.error("session log listener failed:", error);
@@ -348,6 +413,12 @@ function toRecord(row: SessionRow): SessionRecord {
 }
 
 const TITLE_MAX_CHARS = 60;
+/** Rows read per step of a window; most windows need one page. */
+const WINDOW_PAGE = 200;
+
+function done(rows: EntryRow[]): StoredEntry[] {
+  return rows.reverse().map(toStored);
+}
 
 export function titleFromPrompt(text: string): string {
   const firstLine = text.trim().split("\n")[0]?.trim() ?? "";

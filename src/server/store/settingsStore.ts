@@ -1,14 +1,19 @@
 import type { Database } from "better-sqlite3";
 import { DEFAULT_SETTINGS, Settings, type SettingsPatch } from "../../protocol/index.ts";
 import { guardStorage } from "./errors.ts";
+import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 
 /** User settings as key/value JSON rows; unknown or broken rows fall back to the defaults. */
 export class SettingsStore {
-  constructor(private readonly db: Database) {}
+  private readonly db: SqlDb;
+
+  constructor(db: Database | SqlDb) {
+    this.db = asSqlDb(db);
+  }
 
   get(): Settings {
     const rows = guardStorage("read settings", () =>
-      this.db.prepare<[], { key: string; value: string }>("SELECT key, value FROM settings").all(),
+      this.db.all<{ key: string; value: string }>("SELECT key, value FROM settings"),
     );
     const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
     for (const row of rows) {
@@ -28,14 +33,14 @@ export class SettingsStore {
     const next = { ...this.get(), ...definedOnly(patch) };
     Settings.parse(next);
     guardStorage("save settings", () => {
-      const upsert = this.db.prepare(
-        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      );
       this.db.transaction(() => {
         for (const [key, value] of Object.entries(definedOnly(patch))) {
-          upsert.run(key, JSON.stringify(value));
+          this.db.run(
+            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, JSON.stringify(value)],
+          );
         }
-      })();
+      });
     });
     return next;
   }

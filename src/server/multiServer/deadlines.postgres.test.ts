@@ -1,0 +1,72 @@
+import pg from "pg";
+import { FakeClock } from "../interactions/fakeClock.ts";
+import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
+import { openStore } from "../store/store.ts";
+import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
+
+const scenario = `
+turns:
+  - match: ask
+    steps:
+      - tools:
+          - name: AskUserQuestion
+            input:
+              questions:
+                - question: Which colour?
+                  header: Colour
+                  multiSelect: false
+                  options: [{ label: Red }, { label: Blue }]
+      - say: "Noted: {{result}}"
+`;
+
+describe("[S2] each deadline fires once across servers", () => {
+  const servers = useServersOnPostgres(scenario);
+
+  it("[S2] a deadline's lease goes to one server; the others wait until it runs out; the holder may take it again", async () => {
+    const url = await servers.postgres().newDatabase();
+    const first = openStore(url, new FakeClock());
+    const second = openStore(url, new FakeClock());
+    const lease = { interactionId: "int_1", now: 1_000, leaseMs: 10_000 };
+    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a" })).toBe(true);
+    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b" })).toBe(false);
+    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a", now: 2_000 })).toBe(true);
+    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b", now: 11_999 })).toBe(false);
+    // srv_a died before writing the resolution: once its lease has run out, srv_b fires.
+    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b", now: 12_001 })).toBe(true);
+    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a", now: 12_002 })).toBe(false);
+    first.close();
+    second.close();
+  });
+
+  it("[S2][A2] two servers both time a question; when its deadline passes it resolves once, by one lease", async () => {
+    const { dbPath, started } = await servers.start(2, {
+      timings: { graceMs: 200, deadlineMs: 1_200 },
+    });
+    const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
+    a.client.send({ type: "session.create", title: "deadline" });
+    const sessionId = (await a.client.next("snapshot")).session.id;
+    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
+    b.client.send({ type: "session.open", sessionId });
+    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+
+    a.client.send({ type: "prompt", sessionId, text: "ask me" });
+    const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
+    expect(counting.entry).toMatchObject({ countdown: { phase: "counting" } });
+    const resolved = await b.client.next("event", kindIs(sessionId, "interaction.resolved"));
+    expect(resolved.entry).toMatchObject({ outcome: { type: "answered", auto: true } });
+    await a.client.next("event", kindIs(sessionId, "turn.ended"));
+    await b.client.next("event", kindIs(sessionId, "turn.ended"));
+
+    const direct = new pg.Client({ connectionString: dbPath });
+    await direct.connect();
+    const resolutions = await direct.query(
+      "SELECT count(*)::int AS n FROM entries WHERE kind = 'interaction.resolved'",
+    );
+    const leases = await direct.query("SELECT holder FROM deadline_leases");
+    await direct.end();
+    expect(resolutions.rows).toEqual([{ n: 1 }]);
+    expect(leases.rows).toHaveLength(1);
+    expect(a.server.server.interactions.pending(sessionId)).toEqual([]);
+    expect(b.server.server.interactions.pending(sessionId)).toEqual([]);
+  }, 30_000);
+});

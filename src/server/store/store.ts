@@ -1,0 +1,87 @@
+import type { Clock } from "../clock.ts";
+import { AgentSessions } from "../mcp/agentSessions.ts";
+import { SqliteEventStore } from "../mcp/sqliteEventStore.ts";
+import { SubscriptionStore } from "../push/subscriptionStore.ts";
+import { TodoStore } from "../todos/todoStore.ts";
+import { openDatabase } from "./database.ts";
+import { type DatabaseLock, lockDatabase } from "./databaseLock.ts";
+import { lockPostgres } from "./postgres/pgLock.ts";
+import { migratePostgres } from "./postgres/pgMigrations.ts";
+import { openPgSqlDb } from "./postgres/pgSqlDb.ts";
+import { SessionLog } from "./sessionLog.ts";
+import { SettingsStore } from "./settingsStore.ts";
+import { asSqlDb, type SqlDb, type SqlDialect } from "./sqlDb.ts";
+
+/**
+ * S1: everything plangate persists, behind one interface with two backends: an SQLite file
+ * (the embedded default) and a PostgreSQL database (`--db postgres://…`). Each part speaks
+ * SqlDb, so both backends run the same statements and pass the same store suite.
+ */
+export interface Store {
+  readonly backend: SqlDialect;
+  /** The file, or the URL without its password: fit for a message. */
+  readonly location: string;
+  readonly db: SqlDb;
+  /** Sessions and their entries: messages, interactions, drafts, resolutions, modes. */
+  readonly log: SessionLog;
+  readonly settings: SettingsStore;
+  readonly todos: TodoStore;
+  readonly subscriptions: SubscriptionStore;
+  readonly mcpEvents: SqliteEventStore;
+  readonly agents: AgentSessions;
+  close(): void;
+}
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL as a message may show it: the password replaced. */
+export function redactUrl(location: string): string {
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return location;
+  }
+}
+
+/** Opens (creating and migrating as needed) the store at a file path or a postgres:// URL. */
+export function openStore(location: string, clock: Clock): Store {
+  if (!isPostgresUrl(location)) return storeOn(asSqlDb(openDatabase(location)), location, clock);
+  const shown = redactUrl(location);
+  const db = openPgSqlDb(location);
+  try {
+    migratePostgres(db, shown);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return storeOn(db, shown, clock);
+}
+
+/**
+ * R11: one server per database file, taken before the file is opened, by a lock file beside
+ * it. S2: a PostgreSQL database is shared by every server on it; the "lock" only names this one.
+ */
+export function lockStore(location: string, store?: Store): DatabaseLock {
+  if (!isPostgresUrl(location)) return lockDatabase(location);
+  if (!store) throw new Error("a PostgreSQL store is named once it is open");
+  return lockPostgres(store.db);
+}
+
+export function storeOn(db: SqlDb, location: string, clock: Clock): Store {
+  return {
+    backend: db.dialect,
+    location,
+    db,
+    log: new SessionLog(db, clock),
+    settings: new SettingsStore(db),
+    todos: new TodoStore(db, clock),
+    subscriptions: new SubscriptionStore(db),
+    mcpEvents: new SqliteEventStore(db, () => clock.now()),
+    agents: new AgentSessions(db),
+    close: () => db.close(),
+  };
+}
