@@ -32,6 +32,7 @@ import { SessionManager } from "../sessions/sessionManager.ts";
 import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
+import { CANCEL_CHANNEL, cancelPayload } from "../store/postgres/entryChannel.ts";
 import { type EntryNotifications, listenForEntries } from "../store/postgres/entryNotifications.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
@@ -206,7 +207,17 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
     onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
-    ...(shared ? { turnLocks: pgTurnLocks(db) } : {}),
+    ...(shared
+      ? {
+          turnLocks: pgTurnLocks(db),
+          cancelElsewhere: (sessionId: string, reason: string) => {
+            db.get("SELECT pg_notify(?, ?)", [
+              CANCEL_CHANNEL,
+              cancelPayload({ sessionId, reason }),
+            ]);
+          },
+        }
+      : {}),
     todoReminder: createTodoReminder(todos),
     contextFor: (sessionId) => ({
       todos: todos.forSession(sessionId),
@@ -312,6 +323,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       following = await listenForEntries(options.dbPath, {
         onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
         onGap: () => log.catchUpAll(),
+        onCancel: ({ sessionId, reason }) => sessions.cancelAskedElsewhere(sessionId, reason),
       });
       // What others wrote between reading the sessions and listening.
       log.catchUpAll();

@@ -34,6 +34,17 @@ describe("[S2] each deadline fires once across servers", () => {
     // srv_a died before writing the resolution: once its lease has run out, srv_b fires.
     expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b", now: 12_001 })).toBe(true);
     expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a", now: 12_002 })).toBe(false);
+    // Rows an hour old are dropped as another lease is taken.
+    const later = {
+      interactionId: "int_2",
+      holder: "srv_a",
+      now: 12_001 + 3_600_001,
+      leaseMs: 10_000,
+    };
+    expect(takeDeadlineLease(first.db, later)).toBe(true);
+    expect(first.db.all("SELECT interaction_id FROM deadline_leases")).toEqual([
+      { interaction_id: "int_2" },
+    ]);
     first.close();
     second.close();
   });

@@ -103,4 +103,28 @@ describe("[S2] two servers on one PostgreSQL follow each other's entries", () =>
     expect(noted.entry).toMatchObject({ text: expect.stringContaining("Blue") });
     expect(a.server.interactions.pending(sessionId)).toEqual([]);
   }, 30_000);
+
+  it("[S2][Q8] stop pressed on B stops the turn A runs, and its question with it", async () => {
+    const { a, b, onA, onB } = await twoServers();
+    onA.send({ type: "session.create", title: "stopped elsewhere" });
+    const sessionId = (await onA.next("snapshot")).session.id;
+    await onB.next("session.upserted", (frame) => frame.session.id === sessionId);
+    onB.send({ type: "session.open", sessionId });
+    await onB.next("snapshot", (frame) => frame.session.id === sessionId);
+    onA.send({ type: "prompt", sessionId, text: "ask me" });
+    await onB.next("event", kindIs(sessionId, "interaction.requested"));
+    expect(a.server.sessions.isRunning(sessionId)).toBe(true);
+
+    onB.send({ type: "turn.cancel", sessionId });
+    const ended = await onB.next("event", kindIs(sessionId, "turn.ended"));
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "cancelled" });
+    const resolved = onB.frames.filter(
+      (frame) => frame.type === "event" && frame.entry.kind === "interaction.resolved",
+    );
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toMatchObject({ entry: { outcome: { type: "aborted" } } });
+    expect(a.server.sessions.isRunning(sessionId)).toBe(false);
+    expect(a.server.interactions.pending(sessionId)).toEqual([]);
+    expect(b.server.interactions.pending(sessionId)).toEqual([]);
+  }, 30_000);
 });

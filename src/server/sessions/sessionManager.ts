@@ -55,6 +55,8 @@ export interface SessionManagerDeps {
   compactAboveChars?: number;
   /** S2: several servers share the sessions; a session's turn runs where its lock is held. */
   turnLocks?: TurnLocks;
+  /** S2: asks the other servers to stop the session's turn, should one of them run it. */
+  cancelElsewhere?: (sessionId: string, reason: string) => void;
   /** S2: how often sessions whose turn runs elsewhere are checked for a dead server. */
   takeOverEveryMs?: number;
 }
@@ -311,9 +313,20 @@ export class SessionManager {
     this.deps.log.requireSession(sessionId);
     const turn = this.running.get(sessionId);
     this.deps.interactions.abortSession(sessionId, reason);
-    if (!turn) return false;
+    if (!turn) {
+      this.deps.cancelElsewhere?.(sessionId, reason);
+      return false;
+    }
     turn.controller.abort(reason);
     return true;
+  }
+
+  /** S2: another server asked to stop the session's turn; stops it if it runs here. */
+  cancelAskedElsewhere(sessionId: string, reason: string): void {
+    const turn = this.running.get(sessionId);
+    if (!turn || this.closed) return;
+    this.deps.interactions.abortSession(sessionId, reason);
+    turn.controller.abort(reason);
   }
 
   /**

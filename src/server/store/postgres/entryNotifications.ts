@@ -1,5 +1,12 @@
 import pg from "pg";
-import { ENTRY_CHANNEL, type EntryNotice, parseEntryNotice } from "./entryChannel.ts";
+import {
+  CANCEL_CHANNEL,
+  type CancelNotice,
+  ENTRY_CHANNEL,
+  type EntryNotice,
+  parseCancelNotice,
+  parseEntryNotice,
+} from "./entryChannel.ts";
 
 export interface EntryNotifications {
   close(): Promise<void>;
@@ -13,6 +20,8 @@ export interface EntryListenerCallbacks {
    * session reads everything after the last seq it has.
    */
   onGap(): void;
+  /** A server asked for the session's turn to stop; the one running it does. */
+  onCancel?(notice: CancelNotice): void;
 }
 
 const RETRY_MS = 500;
@@ -32,13 +41,18 @@ export async function listenForEntries(
   const connect = async (): Promise<void> => {
     const fresh = new pg.Client({ connectionString: url, application_name: "plangate listener" });
     fresh.on("notification", (message) => {
+      if (message.channel === CANCEL_CHANNEL) {
+        const cancel = parseCancelNotice(message.payload);
+        if (cancel) callbacks.onCancel?.(cancel);
+        return;
+      }
       const notice = message.channel === ENTRY_CHANNEL && parseEntryNotice(message.payload);
       if (notice) callbacks.onEntry(notice);
     });
     fresh.on("error", () => lost(fresh));
     fresh.on("end", () => lost(fresh));
     await fresh.connect();
-    await fresh.query(`LISTEN ${ENTRY_CHANNEL}`);
+    await fresh.query(`LISTEN ${ENTRY_CHANNEL}; LISTEN ${CANCEL_CHANNEL}`);
     client = fresh;
   };
 
