@@ -74,7 +74,7 @@ export async function run(): Promise<Figure[]> {
           toAfterPaint: card.afterPaint - frame.at,
         });
       }
-      await server.answerHead(sessionId);
+      await server.abortHead(sessionId);
       // A random pause puts the next question at a random point of the display frame.
       await sleep(40 + Math.random() * 60);
     }

@@ -116,6 +116,11 @@ export class BenchServer {
     return this.call<{ ok: boolean }>({ cmd: "answerHead", sessionId, answers });
   }
 
+  /** Clears the head card as an aborted tool call does (no "answered elsewhere" notice). */
+  abortHead(sessionId: string) {
+    return this.call<{ ok: boolean }>({ cmd: "abortHead", sessionId });
+  }
+
   logs(): string {
     return this.output;
   }

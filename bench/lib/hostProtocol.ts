@@ -14,6 +14,7 @@ export type HostCommand =
   | { cmd: "createSession"; title?: string }
   | { cmd: "ask"; sessionId: string; toolName: string; questions: AskUserQuestionItem[] }
   | { cmd: "answerHead"; sessionId: string; answers?: QuestionAnswers }
+  | { cmd: "abortHead"; sessionId: string }
   | { cmd: "pendingCount"; sessionId: string }
   | { cmd: "usage" }
   | { cmd: "close" };

@@ -16,16 +16,22 @@ const server = await createServer({
   timings: { graceMs: config.graceMs, deadlineMs: config.deadlineMs },
 });
 let nextCall = 0;
+// Each question's signal, so the bench can clear a card the way an aborted tool call does.
+const controllers = new Map<string, AbortController>();
 
 function ask(sessionId: string, questions: AskUserQuestionItem[], toolName: string): string {
   const toolCallId = `bench_call_${++nextCall}`;
+  const controller = new AbortController();
   void server.interactions
-    .askQuestions(sessionId, { toolName, toolCallId, questions }, new AbortController().signal)
-    .catch((error: unknown) => console.error("bench ask failed:", error));
+    .askQuestions(sessionId, { toolName, toolCallId, questions }, controller.signal)
+    .catch((error: unknown) => {
+      if (!controller.signal.aborted) console.error("bench ask failed:", error);
+    });
   // askQuestions appends the request synchronously, so it is the tail of the queue now.
   const tail = server.interactions.pending(sessionId).at(-1);
   if (!tail || tail.request.toolCallId !== toolCallId)
     throw new Error("the question was not queued");
+  controllers.set(tail.request.interactionId, controller);
   return tail.request.interactionId;
 }
 
@@ -40,6 +46,15 @@ async function handle(command: HostCommand): Promise<unknown> {
       if (!head) return { ok: false, message: "nothing pending" };
       const answers: QuestionAnswers = command.answers ?? {};
       return server.interactions.answer(head.request.interactionId, answers);
+    }
+    case "abortHead": {
+      // An abort is not a person acting elsewhere, so the page shows no W12 notice before
+      // the next card (an answer from here would hold the next card behind it for 6 s).
+      const head = server.interactions.pending(command.sessionId)[0];
+      if (!head) return { ok: false, message: "nothing pending" };
+      controllers.get(head.request.interactionId)?.abort();
+      controllers.delete(head.request.interactionId);
+      return { ok: true };
     }
     case "pendingCount":
       return { count: server.interactions.pendingCount(command.sessionId) };
