@@ -67,9 +67,14 @@ function report(name: string, dist: string, result: { profile: CpuProfile; trace
   const { tasks } = mainThreadTasks(result.trace);
   const longest = [...tasks].sort((a, b) => b.dur - a.dur).slice(0, 5);
   for (const task of longest) {
-    const inside = summariseTrace(result.trace, { fromUs: task.ts, toUs: task.ts + task.dur });
+    const window = { fromUs: task.ts, toUs: task.ts + task.dur };
     console.log();
-    console.log(formatTrace(`task of ${(task.dur / 1000).toFixed(1)} ms`, inside, 8));
+    console.log(formatTrace(`task of ${(task.dur / 1000).toFixed(1)} ms`, summariseTrace(result.trace, window), 8));
+    // The profile's clock is the trace's (both are Chromium's monotonic clock, in µs).
+    const js = summariseProfile(result.profile, sourceMapResolver(dist), window);
+    for (const fn of js.byFunction.slice(0, 8)) {
+      console.log(`  ${fn.ms.toFixed(1).padStart(8)} ms  js ${fn.name}  (${fn.where || fn.group})`);
+    }
   }
   console.log();
   console.log(

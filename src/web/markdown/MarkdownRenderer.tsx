@@ -12,7 +12,7 @@ const Block = memo(function Block({ text, definitions }: { text: string; definit
 // The first screen renders with the card; the rest in steps of about STEP_MS of script each.
 // Blocks off screen skip layout (content-visibility in markdown.css), so a step's layout in the
 // next frame is small and neither task comes near 50 ms even when a loaded machine stretches them.
-const FIRST_CHARS = 2500;
+const FIRST_CHARS = 2000;
 const STEP_MS = 8;
 const MIN_STEP_CHARS = 1000;
 // Bounds a step made of sections already parsed (cached), which cost little script.

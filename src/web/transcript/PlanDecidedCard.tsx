@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../markdown/Markdown.tsx";
 import type { DecidedPlan } from "../questions/planDecision.ts";
@@ -24,6 +24,9 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
 }) {
   const { t } = useTranslation("question");
   const { decision, revision, plan } = decided;
+  // The plan renders when first unfolded: a folded copy of a 200 KB plan would otherwise be
+  // parsed and rendered while the next card (often its revision) is trying to paint.
+  const [unfolded, setUnfolded] = useState(false);
   const outcome =
     decision.kind === "refused" && decision.feedback !== undefined
       ? t("planDecided.refusedWithFeedback", { feedback: decision.feedback })
@@ -34,6 +37,9 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
       className={`entry entry-plan entry-plan--${decision.kind}`}
       data-testid="entry-plan-decided"
       data-outcome={decision.kind}
+      onToggle={(event) => {
+        if (event.currentTarget.open) setUnfolded(true);
+      }}
     >
       <summary className="entry-plan-head">
         <span className="entry-plan-title">{title}</span>
@@ -47,7 +53,7 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        <Markdown text={plan} />
+        {unfolded && <Markdown text={plan} />}
       </section>
     </details>
   );
