@@ -69,7 +69,13 @@ function report(name: string, dist: string, result: { profile: CpuProfile; trace
   for (const task of longest) {
     const window = { fromUs: task.ts, toUs: task.ts + task.dur };
     console.log();
-    console.log(formatTrace(`task of ${(task.dur / 1000).toFixed(1)} ms`, summariseTrace(result.trace, window), 8));
+    console.log(
+      formatTrace(
+        `task of ${(task.dur / 1000).toFixed(1)} ms`,
+        summariseTrace(result.trace, window),
+        8,
+      ),
+    );
     // The profile's clock is the trace's (both are Chromium's monotonic clock, in µs).
     const js = summariseProfile(result.profile, sourceMapResolver(dist), window);
     for (const fn of js.byFunction.slice(0, 8)) {
@@ -156,7 +162,11 @@ const targets: Record<string, () => Promise<void>> = {
       const recording = await capture(context, page);
       for (let i = 0; i < runs; i++) {
         const complete = events.next((e) => e.type === "complete", 30_000, "the plan");
-        await server.ask(sessionId, planReviewQuestion(`p${i}`, make ? make(i) : plan), "ExitPlanMode");
+        await server.ask(
+          sessionId,
+          planReviewQuestion(`p${i}`, make ? make(i) : plan),
+          "ExitPlanMode",
+        );
         await complete;
         await sleep(100);
         if (process.env.PROFILE_SCROLL) await scrollToEnd(page);

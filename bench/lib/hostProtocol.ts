@@ -15,6 +15,8 @@ export type HostCommand =
   | { cmd: "ask"; sessionId: string; toolName: string; questions: AskUserQuestionItem[] }
   | { cmd: "answerHead"; sessionId: string; answers?: QuestionAnswers }
   | { cmd: "abortHead"; sessionId: string }
+  | { cmd: "mcpArrivals"; since: number }
+  | { cmd: "sessionByModel"; model: string }
   | { cmd: "pendingCount"; sessionId: string }
   | { cmd: "usage" }
   | { cmd: "close" };

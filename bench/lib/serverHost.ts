@@ -1,9 +1,26 @@
 // A child process that runs plangate's real server (`createServer`, what the CLI starts) and
 // takes commands over the IPC channel, so a benchmark can put questions on the server's
 // internals without sharing its event loop. Started by `BenchServer` in ./benchServer.ts.
+import { Server as HttpServer } from "node:http";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
 import { createServer } from "../../src/server/http/server.ts";
 import type { HostCommand, HostConfig, HostReply } from "./hostProtocol.ts";
+
+// When each POST to /mcp reached the server (clock: timeOrigin + now, as the bench and the page
+// read it): the first stage of an agent's call. Stamped on the HTTP server's request event,
+// before Fastify sees it.
+const mcpArrivals: number[] = [];
+const emit = HttpServer.prototype.emit;
+HttpServer.prototype.emit = function (this: HttpServer, event: string, ...args: unknown[]) {
+  if (event === "request") {
+    const request = args[0] as { method?: string; url?: string };
+    if (request.method === "POST" && request.url?.startsWith("/mcp")) {
+      mcpArrivals.push(performance.timeOrigin + performance.now());
+      if (mcpArrivals.length > 1000) mcpArrivals.splice(0, 500);
+    }
+  }
+  return (emit as (event: string, ...args: unknown[]) => boolean).call(this, event, ...args);
+} as typeof HttpServer.prototype.emit;
 
 const config = JSON.parse(process.env.PLANGATE_BENCH_HOST ?? "{}") as HostConfig;
 const server = await createServer({
@@ -55,6 +72,12 @@ async function handle(command: HostCommand): Promise<unknown> {
       controllers.get(head.request.interactionId)?.abort();
       controllers.delete(head.request.interactionId);
       return { ok: true };
+    }
+    case "mcpArrivals":
+      return { arrivals: mcpArrivals.filter((at) => at >= command.since) };
+    case "sessionByModel": {
+      const found = server.sessions.summaries().find((s) => s.model === command.model);
+      return { sessionId: found?.id };
     }
     case "pendingCount":
       return { count: server.interactions.pendingCount(command.sessionId) };
