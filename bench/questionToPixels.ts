@@ -72,7 +72,9 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
 
 export async function run(): Promise<Figure[]> {
   const { outDir } = await buildPage();
-  const server = new BenchServer({ distDir: outDir });
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the server's side.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const server = new BenchServer({ distDir: outDir, nodeArgs });
   const browser = await launchChromium();
   let client: Client | undefined;
   try {

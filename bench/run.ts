@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   coldStart: () => import("./coldStart.ts"),
   longSessionTurn: () => import("./longSessionTurn.ts"),
   inbox: () => import("./inbox.ts"),
+  mcpBurst: () => import("./mcpBurst.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */

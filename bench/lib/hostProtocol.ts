@@ -18,7 +18,8 @@ export type HostCommand =
   | { cmd: "mcpArrivals"; since: number }
   | { cmd: "sessionByModel"; model: string }
   | { cmd: "pendingCount"; sessionId: string }
-  | { cmd: "usage" }
+  | { cmd: "usage"; gc?: boolean }
+  | { cmd: "pendingTotal" }
   | { cmd: "close" };
 
 export type HostReply =

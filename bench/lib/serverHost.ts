@@ -82,7 +82,15 @@ async function handle(command: HostCommand): Promise<unknown> {
     case "pendingCount":
       return { count: server.interactions.pendingCount(command.sessionId) };
     case "usage":
+      // With --expose-gc, `gc: true` collects first, so heapUsed counts live objects only.
+      if (command.gc) (globalThis as { gc?: () => void }).gc?.();
       return { memory: process.memoryUsage(), cpu: process.cpuUsage() };
+    case "pendingTotal":
+      return {
+        count: server.sessions
+          .summaries()
+          .reduce((sum, s) => sum + server.interactions.pendingCount(s.id), 0),
+      };
     case "close":
       await server.close();
       setImmediate(() => process.exit(0));
