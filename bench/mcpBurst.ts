@@ -5,7 +5,7 @@
 // Figures: `GET /` latency while the calls arrive and wait (p99 ≤ 50 ms); server heap per
 // waiting question (heapUsed after gc, all calls pending − before, ÷ calls; ≤ 2 KB), which
 // counts the HTTP request, its open SSE stream, the SDK's request state and the interaction;
-// deadline lateness of the first rounds of heads (resolution entry `at` − the countdown's
+// deadline lateness of the first round(s) of heads (resolution entry `at` − the countdown's
 // `deadlineAt`, read from the session log afterwards; p99 ≤ 20 ms).
 import { openDatabase } from "../src/server/store/database.ts";
 import { SessionLog } from "../src/server/store/sessionLog.ts";
@@ -19,11 +19,12 @@ import { sleep } from "./lib/session.ts";
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 2000);
 const AGENTS = Math.min(CALLS, Number(process.env.BENCH_MCP_AGENTS ?? 100));
-// Long enough that no head counts down before the heap is read with every call pending.
-const GRACE_MS = 3000;
+// Long enough that no head counts down before the heap is read with every call pending, even
+// when the server takes seconds to take the burst in.
+const GRACE_MS = Number(process.env.BENCH_MCP_GRACE_MS ?? 20_000);
 const DEADLINE_MS = 1000;
 /** How long the heads count after everything is pending: a few rounds of deadlines. */
-const ROUNDS_MS = Number(process.env.BENCH_MCP_ROUNDS_MS ?? 6000);
+const ROUNDS_MS = Number(process.env.BENCH_MCP_ROUNDS_MS ?? 4000);
 
 interface Usage {
   memory: NodeJS.MemoryUsage;
@@ -92,13 +93,14 @@ export async function run(): Promise<Figure[]> {
     for (;;) {
       pending = (await server.call<{ count: number }>({ cmd: "pendingTotal" })).count;
       // Past the grace heads start resolving: the heap is read with what is pending then.
-      if (pending >= CALLS || performance.now() - sent > GRACE_MS) break;
+      if (pending >= CALLS || performance.now() - sent > GRACE_MS * 0.8) break;
       await sleep(50);
     }
     const pendingAt = performance.now() - sent;
     const during = await server.call<Usage>({ cmd: "usage", gc: true });
     const getsWhileArriving = gets.length;
-    await sleep(ROUNDS_MS);
+    // The first heads reach their deadlines one grace + deadline after they were queued.
+    await sleep(Math.max(0, GRACE_MS + DEADLINE_MS - (performance.now() - sent)) + ROUNDS_MS);
     probing = false;
     await prober;
 
@@ -155,7 +157,7 @@ export async function run(): Promise<Figure[]> {
         goal: 20,
         goalKind: "max",
         judged: "p99",
-        note: `n=${lateness.length} deadlines fired in ${ROUNDS_MS / 1000} s (grace ${GRACE_MS} ms, deadline ${DEADLINE_MS} ms); 1 ms resolution (entry \`at\`)`,
+        note: `n=${lateness.length} deadlines fired by ${ROUNDS_MS / 1000} s after the first could (grace ${GRACE_MS} ms, deadline ${DEADLINE_MS} ms); 1 ms resolution (entry \`at\`)`,
       },
     ];
   } finally {
