@@ -7,10 +7,11 @@
 // counts the HTTP request, its open SSE stream, the SDK's request state and the interaction;
 // deadline lateness of the first round(s) of heads (resolution entry `at` − the countdown's
 // `deadlineAt`, read from the session log afterwards; p99 ≤ 20 ms).
-import { openDatabase } from "../src/server/store/database.ts";
-import { SessionLog } from "../src/server/store/sessionLog.ts";
+
 import { systemClock } from "../src/server/clock.ts";
 import { RawMcpClient } from "../src/server/mcp/rawMcpClient.ts";
+import { openDatabase } from "../src/server/store/database.ts";
+import { SessionLog } from "../src/server/store/sessionLog.ts";
 import { type Figure, median, percentile } from "./figures.ts";
 import { genericQuestion } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";

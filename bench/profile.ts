@@ -5,9 +5,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { scrollToEnd } from "./bigPlan.ts";
 import { startOnce } from "./coldStart.ts";
 import { BIG_PLAN_END, loadBigPlan } from "./fixtures/bigPlan.ts";
 import { seedLongSession } from "./fixtures/longSession.ts";
+import { planShapes } from "./fixtures/planShapes.ts";
 import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
@@ -21,8 +23,6 @@ import {
 } from "./lib/cpuProfile.ts";
 import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
 import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
-import { scrollToEnd } from "./bigPlan.ts";
-import { planShapes } from "./fixtures/planShapes.ts";
 import { formatTrace, mainThreadTasks, summariseTrace } from "./lib/trace.ts";
 import { runWorker } from "./manyQuestions.ts";
 
