@@ -2,6 +2,7 @@
 // takes commands over the IPC channel, so a benchmark can put questions on the server's
 // internals without sharing its event loop. Started by `BenchServer` in ./benchServer.ts.
 import { Server as HttpServer } from "node:http";
+import { Server as NetServer } from "node:net";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
 import { createServer } from "../../src/server/http/server.ts";
 import type { HostCommand, HostConfig, HostReply } from "./hostProtocol.ts";
@@ -21,6 +22,21 @@ HttpServer.prototype.emit = function (this: HttpServer, event: string, ...args: 
   }
   return (emit as (event: string, ...args: unknown[]) => boolean).call(this, event, ...args);
 } as typeof HttpServer.prototype.emit;
+
+// Experiment knob: BENCH_LISTEN_BACKLOG=n listens with that accept backlog (Node's default is
+// 511); a burst of connections beyond it is dropped by the kernel and retried by the client
+// a second or more later (TcpExtListenOverflows).
+const backlog = Number(process.env.BENCH_LISTEN_BACKLOG ?? 0);
+if (backlog > 0) {
+  const listen = NetServer.prototype.listen;
+  NetServer.prototype.listen = function (this: NetServer, ...args: unknown[]) {
+    const [first] = args;
+    if (first && typeof first === "object" && !Array.isArray(first)) {
+      args[0] = { ...(first as object), backlog };
+    }
+    return (listen as (...a: unknown[]) => NetServer).apply(this, args);
+  } as typeof NetServer.prototype.listen;
+}
 
 const config = JSON.parse(process.env.PLANGATE_BENCH_HOST ?? "{}") as HostConfig;
 const server = await createServer({
