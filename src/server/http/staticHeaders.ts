@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import { sep } from "node:path";
 
 /** The build names every file under `assets/` by its content hash (vite.config.ts). */
@@ -10,7 +9,10 @@ const HASHED = `${sep}assets${sep}`;
  * the manifest, icons) is checked on every load. The body depends on Accept-Encoding (the
  * build's .br/.gz copies), which a cache must know.
  */
-export function setStaticHeaders(response: ServerResponse, path: string): void {
+export function setStaticHeaders(
+  response: { setHeader(name: string, value: string): unknown },
+  path: string,
+): void {
   response.setHeader("vary", "accept-encoding");
   response.setHeader(
     "cache-control",
