@@ -2,6 +2,7 @@
 // build with source maps, and prints where the time goes (self time by package and function,
 // main-thread time by trace event). Profiles are kept in .cache/bench-profiles/ for DevTools.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
@@ -119,6 +120,29 @@ const targets: Record<string, () => Promise<void>> = {
     const { run } = await import("./fanout.ts");
     console.log(await run());
     reportNodeProfiles("fanout server", dir);
+  },
+
+  /**
+   * A bounded burst of MCP calls (mcpBurst.ts; set BENCH_MCP_CALLS small): the server's profile
+   * and the senders' (this process: the agents' fetches), to tell which side holds the intake.
+   */
+  async mcpBurst() {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-prof-mcp-"));
+    process.env.BENCH_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
+    const session = new Session();
+    session.connect();
+    const post = (method: string) =>
+      new Promise<unknown>((resolve, reject) =>
+        session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+      );
+    await post("Profiler.enable");
+    await post("Profiler.start");
+    const { run } = await import("./mcpBurst.ts");
+    console.log(await run());
+    const { profile } = (await post("Profiler.stop")) as { profile: CpuProfile };
+    session.disconnect();
+    writeFileSync(join(dir, "senders.cpuprofile"), JSON.stringify(profile));
+    reportNodeProfiles("mcpBurst", dir);
   },
 
   /** One start of what `npm start` runs (the launcher and bundle) in a built tree, until the page is served. */
