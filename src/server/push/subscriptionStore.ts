@@ -8,7 +8,12 @@ export interface PushSubscriptionRecord {
 
 /** U3: the devices that asked for notifications, one row per push endpoint. */
 export class SubscriptionStore {
-  constructor(private readonly db: Database) {
+  // Prepared once: the list is read on every question that arrives.
+  private readonly upsert;
+  private readonly delete;
+  private readonly all;
+
+  constructor(db: Database) {
     db.exec(`CREATE TABLE IF NOT EXISTS push_subscriptions (
       endpoint TEXT PRIMARY KEY,
       p256dh TEXT NOT NULL,
@@ -16,34 +21,35 @@ export class SubscriptionStore {
       device_label TEXT NOT NULL,
       created_at INTEGER NOT NULL
     )`);
+    this.upsert = db.prepare<[string, string, string, string, number]>(
+      `INSERT INTO push_subscriptions (endpoint, p256dh, auth, device_label, created_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
+         device_label = excluded.device_label`,
+    );
+    this.delete = db.prepare<[string]>("DELETE FROM push_subscriptions WHERE endpoint = ?");
+    this.all = db.prepare<
+      [],
+      { endpoint: string; p256dh: string; auth: string; device_label: string }
+    >("SELECT endpoint, p256dh, auth, device_label FROM push_subscriptions");
   }
 
   save(subscription: PushSubscriptionRecord, now: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO push_subscriptions (endpoint, p256dh, auth, device_label, created_at)
-         VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
-           device_label = excluded.device_label`,
-      )
-      .run(
-        subscription.endpoint,
-        subscription.keys.p256dh,
-        subscription.keys.auth,
-        subscription.deviceLabel,
-        now,
-      );
+    this.upsert.run(
+      subscription.endpoint,
+      subscription.keys.p256dh,
+      subscription.keys.auth,
+      subscription.deviceLabel,
+      now,
+    );
   }
 
   remove(endpoint: string): void {
-    this.db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ?").run(endpoint);
+    this.delete.run(endpoint);
   }
 
   list(): PushSubscriptionRecord[] {
-    const rows = this.db
-      .prepare("SELECT endpoint, p256dh, auth, device_label FROM push_subscriptions")
-      .all() as { endpoint: string; p256dh: string; auth: string; device_label: string }[];
-    return rows.map((row) => ({
+    return this.all.all().map((row) => ({
       endpoint: row.endpoint,
       keys: { p256dh: row.p256dh, auth: row.auth },
       deviceLabel: row.device_label,

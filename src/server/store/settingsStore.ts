@@ -4,9 +4,20 @@ import { guardStorage } from "./errors.ts";
 
 /** User settings as key/value JSON rows; unknown or broken rows fall back to the defaults. */
 export class SettingsStore {
+  /**
+   * This store is the settings' only writer (one server per database, R11), so what it read
+   * stays true until its own update: every tool call reads them, and a read parsed each row.
+   */
+  private cached: Settings | undefined;
+
   constructor(private readonly db: Database) {}
 
   get(): Settings {
+    this.cached ??= Object.freeze(this.read());
+    return this.cached;
+  }
+
+  private read(): Settings {
     const rows = guardStorage("read settings", () =>
       this.db.prepare<[], { key: string; value: string }>("SELECT key, value FROM settings").all(),
     );
@@ -37,6 +48,7 @@ export class SettingsStore {
         }
       })();
     });
+    this.cached = undefined;
     return next;
   }
 }
