@@ -50,6 +50,10 @@ const cpuMs = async () => {
   const { cpu } = await server.call<Usage>({ cmd: "usage" });
   return (cpu.user + cpu.system) / 1000;
 };
+// MCP_INTAKE_HEAP=dir: heap snapshots of the server before the burst and with every call
+// pending, for bench/experiments/heapDiff.py.
+const heapDir = process.env.MCP_INTAKE_HEAP;
+if (heapDir) await server.call({ cmd: "heapSnapshot", path: join(heapDir, "before.heapsnapshot") });
 const cpuBefore = await cpuMs();
 const controllers: AbortController[] = [];
 let headers = 0;
@@ -82,6 +86,11 @@ for (;;) {
   await sleep(500);
 }
 const used = (await cpuMs()) - cpuBefore;
+if (heapDir) {
+  const { count } = await server.call<{ count: number }>({ cmd: "pendingTotal" });
+  await server.call({ cmd: "heapSnapshot", path: join(heapDir, "pending.heapsnapshot") });
+  console.log(`heap snapshots in ${heapDir}: ${count} pending at the second`);
+}
 const burstMs = performance.now() - sent;
 console.log(
   `server CPU ${used.toFixed(0)} ms for ${headers} calls: ${(used / headers).toFixed(2)} ms a call`,

@@ -3,6 +3,7 @@
 // internals without sharing its event loop. Started by `BenchServer` in ./benchServer.ts.
 import { Server as HttpServer } from "node:http";
 import { Server as NetServer } from "node:net";
+import { writeHeapSnapshot } from "node:v8";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../src/protocol/index.ts";
 import { createServer } from "../../src/server/http/server.ts";
 import type { HostCommand, HostConfig, HostReply } from "./hostProtocol.ts";
@@ -101,6 +102,8 @@ async function handle(command: HostCommand): Promise<unknown> {
       // With --expose-gc, `gc: true` collects first, so heapUsed counts live objects only.
       if (command.gc) (globalThis as { gc?: () => void }).gc?.();
       return { memory: process.memoryUsage(), cpu: process.cpuUsage() };
+    case "heapSnapshot":
+      return { path: writeHeapSnapshot(command.path) };
     case "pendingTotal":
       return {
         count: server.sessions
