@@ -37,7 +37,7 @@ interface PlanRun {
 const freshPlan = (plan: string, run: number) => plan.replace(/^(#{1,6} .*)$/gm, `$1 (run ${run})`);
 
 /** Wheels through the plan body to its end, one notch per display frame. */
-async function scrollToEnd(page: Page): Promise<void> {
+export async function scrollToEnd(page: Page): Promise<void> {
   const box = await page.locator(PLAN_BODY).boundingBox();
   if (!box) throw new Error("the plan body is not on screen");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -102,7 +102,7 @@ async function measureShape(
       render: [frame.arrival - 5, card.completePainted],
       scroll: [scrollStart, scrollEnd],
     });
-    await server.answerHead(sessionId);
+    await server.abortHead(sessionId);
     await sleep(300);
   }
   const { tasks, marks } = mainThreadTasks((await browser.stopTracing()).toString());

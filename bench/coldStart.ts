@@ -36,6 +36,7 @@ export function startOnce(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 30_000,
 ): Promise<Start> {
   const workspace = mkdtempSync(join(tmpdir(), "plangate-bench-cold-"));
   const started = performance.now();
@@ -58,8 +59,8 @@ export function startOnce(
   return new Promise<Start>((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`no page within 30 s:\n${output}`));
-    }, 30_000);
+      reject(new Error(`no page within ${timeoutMs / 1000} s:\n${output}`));
+    }, timeoutMs);
     child.stderr.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
@@ -95,7 +96,21 @@ export function startOnce(
   });
 }
 
+const FRESH_RUNS = Number(process.env.BENCH_FRESH_RUNS ?? 3);
+
 export async function run(): Promise<Figure[]> {
+  // First start of a fresh clone: every run in a new copy without dist/ or dist-server/.
+  const fresh: Start[] = [];
+  for (let i = 0; i < FRESH_RUNS; i++) {
+    const clone = await makeBuiltTree({ fresh: true });
+    try {
+      fresh.push(
+        await startOnce("npm", ["start", "--silent", "--"], clone.root, process.env, 120_000),
+      );
+    } finally {
+      clone.remove();
+    }
+  }
   const tree = await makeBuiltTree();
   try {
     const npm: Start[] = [];
@@ -109,13 +124,23 @@ export async function run(): Promise<Figure[]> {
       );
     }
     const served = npm.map((s) => s.pageServed);
+    const freshServed = fresh.map((s) => s.pageServed);
     return [
       {
-        name: "cold start: npm start → page 200",
+        name: "first start of a fresh clone (build included): npm start → page 200",
+        unit: "ms",
+        median: median(freshServed),
+        goal: 5000,
+        goalKind: "max",
+        judged: "median",
+        note: `n=${FRESH_RUNS}, each in a new copy of the sources (node_modules linked) without dist/ or dist-server/; runs ${freshServed.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+      },
+      {
+        name: "restart: npm start → page 200 (built tree)",
         unit: "ms",
         median: median(served),
         p95: percentile(served, 95),
-        goal: 1000,
+        goal: 500,
         goalKind: "max",
         judged: "median",
         note: `n=${RUNS}; first run ${served[0]?.toFixed(0)} ms`,

@@ -2,12 +2,15 @@
 // build with source maps, and prints where the time goes (self time by package and function,
 // main-thread time by trace event). Profiles are kept in .cache/bench-profiles/ for DevTools.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { scrollToEnd } from "./bigPlan.ts";
 import { startOnce } from "./coldStart.ts";
 import { BIG_PLAN_END, loadBigPlan } from "./fixtures/bigPlan.ts";
 import { seedLongSession } from "./fixtures/longSession.ts";
+import { planShapes } from "./fixtures/planShapes.ts";
 import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
@@ -21,7 +24,7 @@ import {
 } from "./lib/cpuProfile.ts";
 import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
 import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
-import { formatTrace, summariseTrace } from "./lib/trace.ts";
+import { formatTrace, mainThreadTasks, summariseTrace } from "./lib/trace.ts";
 import { runWorker } from "./manyQuestions.ts";
 
 const outDir = join(repoRoot, ".cache", "bench-profiles");
@@ -61,6 +64,25 @@ function report(name: string, dist: string, result: { profile: CpuProfile; trace
   writeFileSync(join(outDir, `${name}-${stamp}.cpuprofile`), JSON.stringify(result.profile));
   writeFileSync(join(outDir, `${name}-${stamp}.trace.json`), result.trace);
   console.log(formatTrace(`${name}: trace`, summariseTrace(result.trace)));
+  // What the longest tasks are made of: a task over 50 ms is the figure the goals judge.
+  const { tasks } = mainThreadTasks(result.trace);
+  const longest = [...tasks].sort((a, b) => b.dur - a.dur).slice(0, 5);
+  for (const task of longest) {
+    const window = { fromUs: task.ts, toUs: task.ts + task.dur };
+    console.log();
+    console.log(
+      formatTrace(
+        `task of ${(task.dur / 1000).toFixed(1)} ms`,
+        summariseTrace(result.trace, window),
+        8,
+      ),
+    );
+    // The profile's clock is the trace's (both are Chromium's monotonic clock, in µs).
+    const js = summariseProfile(result.profile, sourceMapResolver(dist), window);
+    for (const fn of js.byFunction.slice(0, 8)) {
+      console.log(`  ${fn.ms.toFixed(1).padStart(8)} ms  js ${fn.name}  (${fn.where || fn.group})`);
+    }
+  }
   console.log();
   console.log(
     formatSummary(
@@ -100,6 +122,29 @@ const targets: Record<string, () => Promise<void>> = {
     reportNodeProfiles("fanout server", dir);
   },
 
+  /**
+   * A bounded burst of MCP calls (mcpBurst.ts; set BENCH_MCP_CALLS small): the server's profile
+   * and the senders' (this process: the agents' fetches), to tell which side holds the intake.
+   */
+  async mcpBurst() {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-prof-mcp-"));
+    process.env.BENCH_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
+    const session = new Session();
+    session.connect();
+    const post = (method: string) =>
+      new Promise<unknown>((resolve, reject) =>
+        session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+      );
+    await post("Profiler.enable");
+    await post("Profiler.start");
+    const { run } = await import("./mcpBurst.ts");
+    console.log(await run());
+    const { profile } = (await post("Profiler.stop")) as { profile: CpuProfile };
+    session.disconnect();
+    writeFileSync(join(dir, "senders.cpuprofile"), JSON.stringify(profile));
+    reportNodeProfiles("mcpBurst", dir);
+  },
+
   /** One start of what `npm start` runs (the launcher and bundle) in a built tree, until the page is served. */
   async coldStart() {
     const tree = await makeBuiltTree();
@@ -130,16 +175,27 @@ const targets: Record<string, () => Promise<void>> = {
       const { context, page, events } = await openSessionPage(browser, server, sessionId, {
         endMarker: BIG_PLAN_END,
       });
+      // PROFILE_SHAPE=list|code|table profiles one of bench/fixtures/planShapes.ts instead.
+      const shape = process.env.PROFILE_SHAPE;
+      const make = shape
+        ? Object.entries(planShapes).find(([name]) => name.includes(shape))?.[1]
+        : undefined;
+      if (shape && !make) throw new Error(`no plan shape matches ${shape}`);
       const plan = loadBigPlan();
       const runs = Number(process.env.PROFILE_RUNS ?? 1);
       const recording = await capture(context, page);
       for (let i = 0; i < runs; i++) {
         const complete = events.next((e) => e.type === "complete", 30_000, "the plan");
-        await server.ask(sessionId, planReviewQuestion(`p${i}`, plan), "ExitPlanMode");
+        await server.ask(
+          sessionId,
+          planReviewQuestion(`p${i}`, make ? make(i) : plan),
+          "ExitPlanMode",
+        );
         await complete;
         await sleep(100);
+        if (process.env.PROFILE_SCROLL) await scrollToEnd(page);
         if (i < runs - 1) {
-          await server.answerHead(sessionId);
+          await server.abortHead(sessionId);
           await sleep(300);
         }
       }
@@ -202,7 +258,7 @@ const targets: Record<string, () => Promise<void>> = {
           i % 2 === 0 ? "AskUserQuestion" : "ExitPlanMode",
         );
         await shown;
-        await server.answerHead(sessionId);
+        await server.abortHead(sessionId);
         await sleep(50);
       }
       report("questions", dist, await recording.stop());

@@ -1,110 +1,222 @@
-// Question to pixels: from the server writing `interaction.requested` (the entry's `at`) to
-// the frame that paints its card in Chromium, for the generic flow and the plan card.
+// Agent's call to pixels: from an agent calling plangate's MCP tool (ask_user_question for the
+// generic flow, review_plan for the plan card) to the frame that paints its card in Chromium.
 //
-// Method: the real server runs in its own process (BenchServer → createServer, the CLI's
-// code path); over IPC the benchmark calls the interaction registry's askQuestions, as the
-// AskUserQuestion tool would. The page is the production build. In the page, a probe reads
-// `at` off the event frame, a MutationObserver sees the `.qcard` element appear, and the next
-// requestAnimationFrame takes `performance.timeOrigin + performance.now()`. Server and page
-// share this machine's clock.
+// Method: the real server (BenchServer → createServer, the CLI's code path) runs in its own
+// process; the benchmark is the agent, with the official MCP SDK client over Streamable HTTP
+// on loopback. The page is the production build on the agent's session. Stages, all on this
+// machine's clock (timeOrigin + now in node and in the page; the page–node offset is printed):
+//   call      the client's callTool, just before the request is sent
+//   received  the server's HTTP server emits the POST (stamped in the host process)
+//   written   the question's entry `at` (the server's Date.now(), 1 ms resolution)
+//   frame     the question frame reaches the page's socket (first listener)
+//   DOM       a MutationObserver sees the `.qcard` element
+//   painted   Element Timing's renderTime of the card's text (the frame that painted it);
+//             when Chromium reports none, the first task after the next animation frame
+// Each call is then cancelled by the agent (an abort clears the card without the W12 notice)
+// and a random 40–100 ms pause puts the next call at a random point of the display frame.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Figure } from "./figures.ts";
-import { genericQuestion, planReviewQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
+import { genericQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
 import { buildPage } from "./lib/build.ts";
 import type { CardRecord, FrameRecord } from "./lib/pageProbe.ts";
 import { clockOffset, latencyFigure, openSessionPage, sleep } from "./lib/session.ts";
 
-const QUESTIONS_PER_FLOW = Number(process.env.BENCH_QUESTIONS ?? 200);
-const WARMUP_PER_FLOW = 10;
+const QUESTIONS_PER_FLOW = Number(process.env.BENCH_QUESTIONS ?? 60);
+const WARMUP_PER_FLOW = 5;
+const AGENT = "bench-agent";
+
+type Flow = "generic" | "plan";
 
 interface Sample {
-  flow: "generic" | "plan";
-  /** Server write → page frame arrival → card in DOM → its frame (rAF) → after that frame. */
-  toArrival: number;
-  toAppeared: number;
+  flow: Flow;
+  toReceived: number;
+  receivedToWritten: number;
+  writtenToFrame: number;
+  toolFrameToQuestionFrame?: number;
+  frameToDom: number;
+  domToPainted: number;
   toPainted: number;
-  toAfterPaint: number;
+  elementTiming: boolean;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+function callOf(flow: Flow, tag: string) {
+  return flow === "generic"
+    ? { name: "ask_user_question", arguments: { questions: genericQuestion(tag) } }
+    : {
+        name: "review_plan",
+        arguments: { plan: SMALL_PLAN.replace("# Plan:", `# Plan (${tag}):`) },
+      };
+}
+
+async function connectAgent(server: BenchServer): Promise<Client> {
+  const client = new Client({ name: AGENT, version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
 }
 
 export async function run(): Promise<Figure[]> {
   const { outDir } = await buildPage();
-  const server = new BenchServer({ distDir: outDir });
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the server's side.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const server = new BenchServer({ distDir: outDir, nodeArgs });
   const browser = await launchChromium();
+  let client: Client | undefined;
   try {
     await server.start();
-    const sessionId = await server.createSession("question to pixels");
-    const { page, events } = await openSessionPage(browser, server, sessionId);
+    client = await connectAgent(server);
+    const agent = client;
+    // The agent's session is made by its first call; the page opens on it.
+    const first = new AbortController();
+    void agent
+      .callTool(callOf("generic", "first"), undefined, { signal: first.signal, timeout: 600_000 })
+      .catch(() => {});
+    let sessionId: string | undefined;
+    await until(async () => {
+      sessionId = (await server.sessionByModel(`mcp/${AGENT}`)).sessionId;
+      return sessionId !== undefined;
+    }, "the agent's session");
+    const session = sessionId as string;
+    await until(
+      async () =>
+        (await server.call<{ count: number }>({ cmd: "pendingCount", sessionId: session })).count >
+        0,
+      "the first question",
+    );
+    const { page, events } = await openSessionPage(browser, server, session);
+    first.abort();
+    const settled = () =>
+      until(
+        async () =>
+          (await server.call<{ count: number }>({ cmd: "pendingCount", sessionId: session }))
+            .count === 0,
+        "the cancelled call to clear",
+      );
+    await settled();
+
     const samples: Sample[] = [];
     const total = WARMUP_PER_FLOW + QUESTIONS_PER_FLOW;
     for (let i = 0; i < total * 2; i++) {
-      const flow = i % 2 === 0 ? "generic" : "plan";
+      const flow: Flow = i % 2 === 0 ? "generic" : "plan";
       const tag = `q${i}`;
-      const questions =
-        flow === "generic" ? genericQuestion(tag) : planReviewQuestion(tag, SMALL_PLAN);
       const shown = events.next(
         (event) => event.type === "card" && (event.label ?? "").includes(`(${tag})`),
-        10_000,
+        15_000,
         `the card of ${tag}`,
       );
-      const { interactionId } = await server.ask(
-        sessionId,
-        questions,
-        flow === "generic" ? "AskUserQuestion" : "ExitPlanMode",
-      );
+      const controller = new AbortController();
+      const called = now();
+      void agent
+        .callTool(callOf(flow, tag), undefined, { signal: controller.signal, timeout: 600_000 })
+        .catch(() => {});
       const { index } = await shown;
-      const { card, frame } = await page.evaluate(
-        ({ index, interactionId }) => ({
+      // Element Timing is delivered after the frame; give it a moment.
+      await page
+        .waitForFunction((i) => window.__bench.cards[i]?.rendered !== undefined, index, {
+          timeout: 300,
+          polling: 20,
+        })
+        .catch(() => {});
+      const { card, frames } = await page.evaluate(
+        ({ index, since }) => ({
           card: window.__bench.cards[index] as CardRecord,
-          frame: window.__bench.frames.find(
-            (f) => f.kind === "interaction.requested" && f.interactionId === interactionId,
-          ) as FrameRecord | undefined,
+          frames: window.__bench.frames.filter((f) => f.arrival >= since) as FrameRecord[],
         }),
-        { index, interactionId },
+        { index, since: called - 50 },
       );
-      if (!frame?.at || card.painted === undefined || card.afterPaint === undefined) {
-        throw new Error(`incomplete records for ${tag}: ${JSON.stringify({ card, frame })}`);
+      const { arrivals } = await server.mcpArrivals(called - 5);
+      controller.abort();
+      const questionFrame = frames.find((f) => f.kind === "interaction.requested");
+      const toolFrame = frames.find((f) => f.kind === "tool.call");
+      const received = arrivals[0];
+      const painted = card.rendered ?? card.afterPaint;
+      if (!questionFrame?.at || received === undefined || painted === undefined) {
+        throw new Error(
+          `incomplete records for ${tag}: ${JSON.stringify({ card, frames, arrivals })}`,
+        );
       }
       if (i >= WARMUP_PER_FLOW * 2) {
         samples.push({
           flow,
-          toArrival: frame.arrival - frame.at,
-          toAppeared: card.appeared - frame.at,
-          toPainted: card.painted - frame.at,
-          toAfterPaint: card.afterPaint - frame.at,
+          toReceived: received - called,
+          receivedToWritten: questionFrame.at - received,
+          writtenToFrame: questionFrame.arrival - questionFrame.at,
+          ...(toolFrame
+            ? { toolFrameToQuestionFrame: questionFrame.arrival - toolFrame.arrival }
+            : {}),
+          frameToDom: card.appeared - questionFrame.arrival,
+          domToPainted: painted - card.appeared,
+          toPainted: painted - called,
+          elementTiming: card.rendered !== undefined,
         });
       }
-      await server.answerHead(sessionId);
-      // A random pause puts the next question at a random point of the display frame.
+      await settled();
       await sleep(40 + Math.random() * 60);
     }
     const offset = await clockOffset(page);
-    const of = (flow: Sample["flow"], key: keyof Omit<Sample, "flow">) =>
-      samples.filter((s) => s.flow === flow).map((s) => s[key]);
-    const note = `n=${QUESTIONS_PER_FLOW}; page clock − Date.now ${offset.toFixed(2)} ms`;
-    return [
-      latencyFigure(
-        "q→pixels generic",
-        of("generic", "toPainted"),
-        { value: 20, on: "median" },
-        note,
-      ),
-      latencyFigure("q→pixels generic", of("generic", "toPainted"), { value: 35, on: "p95" }, note),
-      latencyFigure(
-        "q→pixels plan card",
-        of("plan", "toPainted"),
-        { value: 20, on: "median" },
-        note,
-      ),
-      latencyFigure("q→pixels plan card", of("plan", "toPainted"), { value: 35, on: "p95" }, note),
-      latencyFigure("  generic: write → frame in page", of("generic", "toArrival")),
-      latencyFigure("  generic: write → card in DOM", of("generic", "toAppeared")),
-      latencyFigure("  generic: write → after paint", of("generic", "toAfterPaint")),
-      latencyFigure("  plan: write → frame in page", of("plan", "toArrival")),
-      latencyFigure("  plan: write → card in DOM", of("plan", "toAppeared")),
-      latencyFigure("  plan: write → after paint", of("plan", "toAfterPaint")),
-    ];
+    const of = (flow: Flow, pick: (s: Sample) => number | undefined) =>
+      samples
+        .filter((s) => s.flow === flow)
+        .map(pick)
+        .filter((v): v is number => v !== undefined);
+    const figures: Figure[] = [];
+    for (const flow of ["generic", "plan"] as const) {
+      const label =
+        flow === "generic" ? "ask_user_question → card painted" : "review_plan → plan card painted";
+      const timed = of(flow, (s) => (s.elementTiming ? 1 : undefined)).length;
+      const note = `n=${QUESTIONS_PER_FLOW}; MCP SDK client on loopback; painted = Element Timing renderTime (${timed}/${QUESTIONS_PER_FLOW}), else the task after the next frame; page clock − Date.now ${offset.toFixed(2)} ms`;
+      const painted = of(flow, (s) => s.toPainted);
+      figures.push(
+        latencyFigure(`agent call via MCP: ${label}`, painted, { value: 16.7, on: "median" }, note),
+        latencyFigure(`agent call via MCP: ${label}`, painted, { value: 33, on: "p95" }, note),
+        latencyFigure(
+          `  ${flow}: call → server receives the POST`,
+          of(flow, (s) => s.toReceived),
+        ),
+        latencyFigure(
+          `  ${flow}: server receives → question entry written`,
+          of(flow, (s) => s.receivedToWritten),
+          undefined,
+          "the entry's `at` has 1 ms resolution",
+        ),
+        latencyFigure(
+          `  ${flow}: written → question frame in page`,
+          of(flow, (s) => s.writtenToFrame),
+        ),
+        latencyFigure(
+          `  ${flow}: tool-call frame → question frame in page`,
+          of(flow, (s) => s.toolFrameToQuestionFrame),
+          undefined,
+          "the page handles the tool-call entry first",
+        ),
+        latencyFigure(
+          `  ${flow}: question frame → card in DOM`,
+          of(flow, (s) => s.frameToDom),
+        ),
+        latencyFigure(
+          `  ${flow}: card in DOM → painted`,
+          of(flow, (s) => s.domToPainted),
+        ),
+      );
+    }
+    return figures;
   } finally {
+    await client?.close().catch(() => {});
     await browser.close();
     await server.stop();
   }

@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   planSelection: () => import("./planSelection.ts"),
   pgStore: () => import("./pgStore.ts"),
   multiServer: () => import("./multiServer.ts"),
+  mcpBurst: () => import("./mcpBurst.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */

@@ -116,6 +116,20 @@ export class BenchServer {
     return this.call<{ ok: boolean }>({ cmd: "answerHead", sessionId, answers });
   }
 
+  /** Clears the head card as an aborted tool call does (no "answered elsewhere" notice). */
+  abortHead(sessionId: string) {
+    return this.call<{ ok: boolean }>({ cmd: "abortHead", sessionId });
+  }
+
+  /** When POSTs to /mcp reached the server since `since` (timeOrigin + now ms). */
+  mcpArrivals(since: number) {
+    return this.call<{ arrivals: number[] }>({ cmd: "mcpArrivals", since });
+  }
+
+  sessionByModel(model: string) {
+    return this.call<{ sessionId?: string }>({ cmd: "sessionByModel", model });
+  }
+
   logs(): string {
     return this.output;
   }

@@ -19,8 +19,9 @@ const SOURCES = [
  * shared node_modules (linked), and a fresh dist/ and dist-server/ written after the sources,
  * so neither the page nor the server is rebuilt. The repository's own dist/ is never touched.
  */
-export async function makeBuiltTree(): Promise<{ root: string; remove(): void }> {
-  const { outDir } = await buildPage();
+export async function makeBuiltTree(
+  options: { fresh?: boolean } = {},
+): Promise<{ root: string; remove(): void }> {
   const root = mkdtempSync(join(tmpdir(), "plangate-bench-tree-"));
   for (const source of SOURCES) {
     cpSync(join(repoRoot, source), join(root, source), {
@@ -29,6 +30,9 @@ export async function makeBuiltTree(): Promise<{ root: string; remove(): void }>
     });
   }
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
+  // A fresh clone: no page and no server bundle yet, so the first start builds both.
+  if (options.fresh) return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+  const { outDir } = await buildPage();
   mkdirSync(join(root, "dist"));
   cpSync(outDir, join(root, "dist"), { recursive: true });
   execFileSync(process.execPath, ["scripts/serverBundle.mjs"], { cwd: root, stdio: "inherit" });

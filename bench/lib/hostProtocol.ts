@@ -14,8 +14,13 @@ export type HostCommand =
   | { cmd: "createSession"; title?: string }
   | { cmd: "ask"; sessionId: string; toolName: string; questions: AskUserQuestionItem[] }
   | { cmd: "answerHead"; sessionId: string; answers?: QuestionAnswers }
+  | { cmd: "abortHead"; sessionId: string }
+  | { cmd: "mcpArrivals"; since: number }
+  | { cmd: "sessionByModel"; model: string }
   | { cmd: "pendingCount"; sessionId: string }
-  | { cmd: "usage" }
+  | { cmd: "usage"; gc?: boolean }
+  | { cmd: "pendingTotal" }
+  | { cmd: "heapSnapshot"; path: string }
   | { cmd: "close" };
 
 export type HostReply =

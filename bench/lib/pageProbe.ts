@@ -26,6 +26,8 @@ export interface CardRecord {
   /** When `endMarker` was first found in the card's text, and the frame after that. */
   complete?: number;
   completePainted?: number;
+  /** Element Timing: when the card's text was first painted (renderTime), if reported. */
+  rendered?: number;
   /** The card's first enabled form control, at paint time. */
   interactive?: boolean;
 }
@@ -107,6 +109,24 @@ function installProbe(options: ProbeOptions): void {
     // longtask is Chromium-only; the benchmarks run there.
   }
 
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        identifier: string;
+        renderTime: number;
+      })[]) {
+        const index = /^bench-card-(\d+)$/.exec(entry.identifier)?.[1];
+        const record = index === undefined ? undefined : state.cards[Number(index)];
+        if (record && entry.renderTime > 0) {
+          const at = performance.timeOrigin + entry.renderTime;
+          if (record.rendered === undefined || at < record.rendered) record.rendered = at;
+        }
+      }
+    }).observe({ type: "element", buffered: true });
+  } catch {
+    // Element Timing is Chromium-only; the benchmarks run there.
+  }
+
   const seen = new WeakSet<Element>();
   const open: { element: Element; record: CardRecord }[] = [];
   const watchCompletion = () => {
@@ -139,6 +159,20 @@ function installProbe(options: ProbeOptions): void {
     };
     state.cards.push(record);
     open.push({ element, record });
+    // Element Timing reports the frame that painted text, for elements marked before that
+    // paint; this callback runs after the commit, before the frame.
+    const identifier = `bench-card-${record.index}`;
+    let marked = 0;
+    for (const node of [element, ...element.querySelectorAll("*")]) {
+      if (marked >= 60) break;
+      const ownText = [...node.childNodes].some(
+        (child) => child.nodeType === Node.TEXT_NODE && (child.textContent ?? "").trim() !== "",
+      );
+      if (ownText) {
+        node.setAttribute("elementtiming", identifier);
+        marked += 1;
+      }
+    }
     requestAnimationFrame(() => {
       record.painted = now();
       const control = element.querySelector<HTMLInputElement | HTMLButtonElement>(

@@ -73,6 +73,25 @@ describe("the page as served", () => {
     const plain = await get(t.server.port, "/assets/app.js", cookie());
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body.toString()).toBe(script);
+    for (const response of [br, gz, plain]) {
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it("lets a browser keep hashed assets without asking again, and checks the page and the rest on every load", async () => {
+    const asset = await get(t.server.port, "/assets/app.js", {
+      ...cookie(),
+      "accept-encoding": "br",
+    });
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const icon = await get(t.server.port, "/favicon.svg", cookie());
+    expect(icon.headers["cache-control"]).toBe("no-cache");
+    const page = await get(t.server.port, "/s/some-session", {
+      ...cookie(),
+      accept: "text/html",
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers["cache-control"]).toBe("no-cache");
   });
 
   it("serves a favicon, so no page load logs a 404", async () => {

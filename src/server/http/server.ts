@@ -48,6 +48,7 @@ import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
+import { setStaticHeaders } from "./staticHeaders.ts";
 
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
@@ -301,7 +302,13 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
     // The build writes .br and .gz beside each asset; the plugin picks one by Accept-Encoding.
-    await app.register(fastifyStatic, { root: distDir, wildcard: true, preCompressed: true });
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: true,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: setStaticHeaders,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     if (!built) return reply.code(503).type("text/plain; charset=utf-8").send(NOT_BUILT_PAGE);

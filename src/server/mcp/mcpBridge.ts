@@ -36,7 +36,7 @@ const PROGRESS_EVERY_MS = 10_000;
 /** B5: a connection with no request open and no call waiting this long is closed. */
 const IDLE_MS = 60 * 60 * 1000;
 /** B5: past this many connections the longest idle one makes room; waiting ones never do. */
-const MAX_CONNECTIONS = 64;
+export const MAX_CONNECTIONS = 64;
 /** Agents that offer MCP roots answer at once; one that does not must not hold up its call. */
 const ROOTS_TIMEOUT_MS = 3_000;
 /** JSON-RPC server error: the call did not finish, and calling again is safe. */

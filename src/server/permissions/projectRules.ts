@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -72,6 +72,35 @@ export function readProjectRules(workspace: string): ProjectRules {
     throw new ProjectRulesError(`cannot read ${where}: ${(error as Error).message}`);
   }
   return rulesOf(parseFile(text, where), where);
+}
+
+/** The file as it is on disk now: any edit changes its size, mtime or ctime (ns). */
+function stampOf(where: string): string | undefined {
+  const stat = statSync(where, { throwIfNoEntry: false, bigint: true });
+  return stat && `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/**
+ * The project's rules as of each call, read again only when the file changed: every tool call
+ * decides with them, and reading, parsing and validating the file (or throwing ENOENT when
+ * there is none) cost more than the rest of the decision.
+ */
+export function projectRulesReader(workspace: string): () => ProjectRules {
+  const where = join(workspace, PROJECT_RULES_FILE);
+  let last: { stamp: string; rules: ProjectRules } | undefined;
+  return () => {
+    let stamp: string | undefined;
+    try {
+      stamp = stampOf(where);
+    } catch {
+      return readProjectRules(workspace);
+    }
+    if (stamp === undefined) return NO_RULES;
+    if (last?.stamp === stamp) return last.rules;
+    const rules = readProjectRules(workspace);
+    last = { stamp, rules };
+    return rules;
+  };
 }
 
 /** Adds one allow rule (once), keeping everything else in the file as it was. */

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ExecutionMode } from "../../protocol/index.ts";
@@ -39,6 +39,17 @@ describe("permission service with the project's rules file", () => {
     expect(service.check(write, { path: "src/a.ts" }, build)).toEqual({ type: "allow" });
     expect(service.check(write, { path: "lib/a.ts" }, build)).toEqual({ type: "ask" });
     expect(service.check(bash, {}, build)).toMatchObject({ type: "deny" });
+  });
+
+  it("sees an edit that keeps the file's size, and a file removed, at the next decision", () => {
+    const service = new PermissionService({ workspace: dir.path });
+    writeRules({ allow: ["Write(src/**)"] });
+    expect(service.check(write, { path: "src/a.ts" }, build)).toEqual({ type: "allow" });
+    writeRules({ allow: ["Write(lib/**)"] });
+    expect(service.check(write, { path: "src/a.ts" }, build)).toEqual({ type: "ask" });
+    expect(service.check(write, { path: "lib/a.ts" }, build)).toEqual({ type: "allow" });
+    rmSync(rulesPath);
+    expect(service.check(write, { path: "lib/a.ts" }, build)).toEqual({ type: "ask" });
   });
 
   it("honours disallowed tools from the file and from configuration", () => {

@@ -5,7 +5,7 @@ import {
   addProjectAllowRule,
   NO_RULES,
   type ProjectRules,
-  readProjectRules,
+  projectRulesReader,
 } from "./projectRules.ts";
 import { isPlangateSecretPath, isProtectedPath } from "./protectedPaths.ts";
 import { callPath, formatRule, pathsOf, ruleMatches } from "./rules.ts";
@@ -23,11 +23,15 @@ export interface PermissionServiceOptions {
 }
 
 /**
- * The permission policy with the project's rules: read fresh for every decision (the file is
- * small and people edit it by hand), and extended by "Always allow" on an approval card.
+ * The permission policy with the project's rules: as they are on disk at every decision (people
+ * edit the file by hand), and extended by "Always allow" on an approval card.
  */
 export class PermissionService {
-  constructor(private readonly options: PermissionServiceOptions) {}
+  private readonly readRules: () => ProjectRules;
+
+  constructor(private readonly options: PermissionServiceOptions) {
+    this.readRules = projectRulesReader(options.workspace);
+  }
 
   readonly check: PermissionCheck = (tool, input, mode) =>
     decideWithRules({
@@ -71,7 +75,7 @@ export class PermissionService {
 
   private rules(): ProjectRules {
     try {
-      return readProjectRules(this.options.workspace);
+      return this.readRules();
     } catch (error) {
       // A broken file must not stop every tool; without rules each mode's own default applies.
       (this.options.warn ?? console.warn)(

@@ -165,6 +165,15 @@ describe("session store", () => {
     expect(new SettingsStore(db).get().autoContinue).toBe(false);
   });
 
+  it("[A1] a settings update is what the next read returns, though reads are kept in memory", () => {
+    const settings = new SettingsStore(db);
+    expect(settings.get().theme).toBe("system");
+    settings.update({ theme: "dark" });
+    expect(settings.get()).toEqual({ autoContinue: true, theme: "dark" });
+    settings.update({ autoContinue: false });
+    expect(settings.get()).toEqual({ autoContinue: false, theme: "dark" });
+  });
+
   it("survives a second connection reading while one writes (busy timeout)", () => {
     create("sess_a");
     const second = openDatabase(`${dir.path}/nested/dir/plangate.db`);

@@ -6,12 +6,24 @@ import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 /** User settings as key/value JSON rows; unknown or broken rows fall back to the defaults. */
 export class SettingsStore {
   private readonly db: SqlDb;
+  /**
+   * On SQLite this store is the settings' only writer (one server per file, R11), so what it
+   * read stays true until its own update: every tool call reads them. Servers sharing a
+   * PostgreSQL database (S2) write them too, so there each read goes to the database.
+   */
+  private cached: Settings | undefined;
 
   constructor(db: Database | SqlDb) {
     this.db = asSqlDb(db);
   }
 
   get(): Settings {
+    if (this.db.dialect !== "sqlite") return this.read();
+    this.cached ??= Object.freeze(this.read());
+    return this.cached;
+  }
+
+  private read(): Settings {
     const rows = guardStorage("read settings", () =>
       this.db.all<{ key: string; value: string }>("SELECT key, value FROM settings"),
     );
@@ -42,6 +54,7 @@ export class SettingsStore {
         }
       });
     });
+    this.cached = undefined;
     return next;
   }
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { Markdown } from "./Markdown.tsx";
+import { Markdown, prefetchMarkdown } from "./Markdown.tsx";
 
 // The parser loads lazily; wait until the plain-text fallback has been replaced.
 async function renderMarkdown(text: string) {
@@ -73,8 +73,11 @@ describe("Markdown", () => {
 
   it("[W1] shows a long plan's first screen at once and the rest in later tasks", async () => {
     const section = (i: number) => `## Step ${i}\n\n${"A sentence of the plan. ".repeat(5)}`;
-    const { container } = await renderMarkdown(
-      Array.from({ length: 60 }, (_, i) => section(i)).join("\n\n"),
+    await prefetchMarkdown();
+    // With the parser loaded the first render is synchronous: what it shows before any other
+    // task has run is the first screen.
+    const { container } = render(
+      <Markdown text={Array.from({ length: 60 }, (_, i) => section(i)).join("\n\n")} />,
     );
     const headings = () => container.querySelectorAll("h2").length;
     expect(headings()).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdown } from "./splitBlocks.ts";
@@ -9,17 +9,13 @@ const Block = memo(function Block({ text, definitions }: { text: string; definit
   return renderMarkdown(text, definitions);
 });
 
-// The first screen renders with the card; the rest in steps of about STEP_MS of script each.
-// Blocks off screen skip layout (content-visibility in markdown.css), so a step's layout in the
-// next frame is small and neither task comes near 50 ms even when a loaded machine stretches them.
-const FIRST_CHARS = 2500;
+// The first screen renders with the card; the rest a block at a time, as many blocks per task
+// as fit in STEP_MS of script (at least one). Each block is committed on its own, so its cost is
+// known before the next is started: a step overruns STEP_MS by at most one block (~1.5 KB), on
+// any machine and under any load. Blocks off screen skip layout (content-visibility in
+// markdown.css), so the layout of a step in the next frame stays small too.
+const FIRST_CHARS = 2000;
 const STEP_MS = 8;
-const MIN_STEP_CHARS = 1000;
-// Bounds a step made of sections already parsed (cached), which cost little script.
-const MAX_STEP_CHARS = 16000;
-// Characters parsed and rendered per millisecond, learnt from every step: it follows the
-// machine's speed and load, and a cold start (unoptimised code) takes smaller steps.
-let charsPerMs = 600;
 
 function nextEnd(blocks: string[], start: number, budget: number): number {
   let end = start;
@@ -31,45 +27,40 @@ function nextEnd(blocks: string[], start: number, budget: number): number {
   return end;
 }
 
-function charsIn(blocks: string[], start: number, end: number): number {
-  let chars = 0;
-  for (let i = start; i < end; i++) chars += blocks[i]?.length ?? 0;
-  return chars;
-}
-
-const stepChars = () =>
-  Math.min(MAX_STEP_CHARS, Math.max(MIN_STEP_CHARS, Math.round(charsPerMs * STEP_MS)));
-
 /**
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
- * Large texts are split at headings and block boundaries and rendered a few pieces per task so
- * no task runs long;
- * each block is memoised on its own text so plan revisions reuse unchanged sections.
+ * Large texts are split at headings and block boundaries and rendered a few blocks per task so
+ * no task runs long; each block is memoised on its own text so plan revisions reuse unchanged
+ * sections.
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const { blocks, definitions } = useMemo(() => splitMarkdown(text), [text]);
   const [shown, setShown] = useState(() => nextEnd(blocks, 0, FIRST_CHARS));
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
   useEffect(() => {
-    if (shown >= blocks.length) return;
+    if (shownRef.current >= blocks.length) return;
     // One step per macrotask, so the browser can lay out, paint and handle input in between.
     // A message, not a timer: nested timers are held back at least 4 ms each.
-    // The step renders synchronously, so its whole cost is measured here.
     const channel = new MessageChannel();
-    let cancelled = false;
+    let stopped = false;
     channel.port1.onmessage = () => {
-      if (cancelled) return;
-      const end = nextEnd(blocks, shown, stepChars());
+      if (stopped) return;
       const began = performance.now();
-      flushSync(() => setShown(end));
-      const ms = performance.now() - began;
-      if (ms > 0.5) charsPerMs = (charsPerMs + charsIn(blocks, shown, end) / ms) / 2;
+      let end = shownRef.current;
+      do {
+        end += 1;
+        const next = end;
+        flushSync(() => setShown(next));
+      } while (!stopped && end < blocks.length && performance.now() - began < STEP_MS);
+      if (!stopped && end < blocks.length) channel.port2.postMessage(null);
     };
     channel.port2.postMessage(null);
     return () => {
-      cancelled = true;
+      stopped = true;
       channel.port1.close();
     };
-  }, [shown, blocks]);
+  }, [blocks]);
   return (
     <div className="markdown">
       {blocks.slice(0, shown).map((block, index) => (

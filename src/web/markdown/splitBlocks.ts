@@ -12,7 +12,7 @@ const TITLE_LINE = /^\s+["'(]|^\s*$/;
 const UNDERLINE = /^ {0,3}(?:-+|=+)\s*$/;
 
 /** A section longer than this is cut at the next block boundary, not only at headings. */
-export const SOFT_BLOCK_CHARS = 3000;
+export const SOFT_BLOCK_CHARS = 1500;
 
 export interface SplitMarkdown {
   blocks: string[];

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AskUserQuestionItem } from "../../protocol/index.ts";
@@ -25,6 +25,13 @@ function setup(
   const rerender = (more: Partial<GenericQuestionFlowProps>) =>
     view.rerender(<GenericQuestionFlow {...props} {...more} />);
   return { props, rerender, view, user: userEvent.setup() };
+}
+
+/** The card takes focus in the frame after it arrives (useClaimFocus); keys go to it from then. */
+async function cardFocused() {
+  await waitFor(() =>
+    expect(screen.getByRole("region", { name: "Questions from the agent" })).toHaveFocus(),
+  );
 }
 
 const three = [databaseItem, featuresItem, namingItem];
@@ -74,6 +81,7 @@ describe("GenericQuestionFlow", () => {
 
   it("[Q6][W10] picks options with digit keys, moves on with Enter and submits from the review page", async () => {
     const { props, user } = setup([databaseItem, namingItem]);
+    await cardFocused();
     await user.keyboard("2");
     expect(screen.getByRole("radio", { name: "SQLite" })).toBeChecked();
     await user.keyboard("{Enter}");
@@ -337,6 +345,7 @@ describe("GenericQuestionFlow", () => {
 describe("GenericQuestionFlow review page keys", () => {
   it("[W10] digit keys on the review page change no hidden answer", async () => {
     const { props, user } = setup([databaseItem, namingItem]);
+    await cardFocused();
     await user.keyboard("2{Enter}1{Enter}");
     expect(screen.getByRole("region", { name: "Review your answers" })).toBeInTheDocument();
     await user.keyboard("2");

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { AskUserQuestionItem } from "../../protocol/index.ts";
@@ -236,7 +236,7 @@ describe("PlanReviewPanel", () => {
 
   it("[W5] reaches the plan and every action by Tab, and Enter on the plan approves nothing", async () => {
     const { props, user } = setup();
-    expect(screen.getByRole("region", { name: "Plan" })).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole("region", { name: "Plan" })).toHaveFocus());
     await user.keyboard("{Enter}");
     expect(props.onAnswer).not.toHaveBeenCalled();
     await user.tab();

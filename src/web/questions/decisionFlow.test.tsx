@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, screen } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../protocol/index.ts";
@@ -74,7 +74,7 @@ describe("decision surfaces in the composer area", () => {
         createdAt: 2,
       },
     });
-    expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus());
     await user.click(screen.getByRole("button", { name: "Allow once" }));
     expect(screen.getByRole("textbox", { name: "Message to the agent" })).toHaveFocus();
   });

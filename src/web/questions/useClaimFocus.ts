@@ -7,11 +7,17 @@ import { type RefObject, useEffect } from "react";
  */
 export function useClaimFocus(ref: RefObject<HTMLElement | null>) {
   useEffect(() => {
-    const active = document.activeElement;
-    const idle =
-      active === null ||
-      active === document.body ||
-      active.getAttribute("data-yields-focus") === "true";
-    if (idle) ref.current?.focus();
+    // In the next frame, before its layout: focus() lays the page out at once, and in the task
+    // that commits the card that was a second whole-page layout (tens of ms on a long plan).
+    const frame = requestAnimationFrame(() => {
+      const active = document.activeElement;
+      const idle =
+        active === null ||
+        active === document.body ||
+        active.getAttribute("data-yields-focus") === "true";
+      // No scroll into view: the card is laid out in view (W6).
+      if (idle) ref.current?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [ref]);
 }

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { memo } from "react";
+import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../markdown/Markdown.tsx";
 import type { DecidedPlan, PlanDecision } from "../questions/planDecision.ts";
@@ -34,6 +34,9 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
 }) {
   const { t } = useTranslation("question");
   const { decision, revision, plan } = decided;
+  // The plan renders when first unfolded: a folded copy of a 200 KB plan would otherwise be
+  // parsed and rendered while the next card (often its revision) is trying to paint.
+  const [unfolded, setUnfolded] = useState(false);
   const outcome = outcomeText(decision, t);
   const title = t("planDecided.title", { number: revision, outcome });
   return (
@@ -41,6 +44,9 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
       className={`entry entry-plan entry-plan--${decision.kind}`}
       data-testid="entry-plan-decided"
       data-outcome={decision.kind}
+      onToggle={(event) => {
+        if (event.currentTarget.open) setUnfolded(true);
+      }}
     >
       <summary className="entry-plan-head">
         <span className="entry-plan-title">{title}</span>
@@ -54,7 +60,7 @@ export const PlanDecidedCard = memo(function PlanDecidedCard({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
       >
-        <Markdown text={plan} />
+        {unfolded && <Markdown text={plan} />}
       </section>
     </details>
   );

@@ -101,6 +101,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const hiddenCount = items.length - visibleItems.length;
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
+  const lastScrollTop = useRef(0);
   const anchor = useRef<Anchor | null>(null);
 
   // Revealing earlier items must keep the reader's place on screen, also when they come
@@ -116,11 +117,20 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     if (!loadingEarlier) anchor.current = null;
   }, [shownCount, items, loadingEarlier]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever content grows
-  useLayoutEffect(() => {
+  // Stick to the bottom from a ResizeObserver, which runs after the frame's own layout: reading
+  // scrollHeight right after a commit forced a whole-page layout into the task that shows a
+  // card (tens of ms on a long plan). It also follows the scroller shrinking under a new card.
+  useEffect(() => {
     const element = scroller.current;
-    if (element && stuckToBottom.current) element.scrollTop = element.scrollHeight;
-  }, [items, streaming, shownCount]);
+    const content = element?.firstElementChild;
+    if (!element || !content || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (stuckToBottom.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, []);
 
   // A new session starts at the bottom again, with its first screen only.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the session only
@@ -142,7 +152,12 @@ export function Transcript({ sessionId }: { sessionId: string }) {
       ref={scroller}
       onScroll={(event) => {
         const el = event.currentTarget;
-        stuckToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+        // Content may grow between our scroll to the bottom and its scroll event: only the
+        // reader moving up lets go of the bottom.
+        stuckToBottom.current =
+          atBottom || (stuckToBottom.current && el.scrollTop >= lastScrollTop.current);
+        lastScrollTop.current = el.scrollTop;
       }}
     >
       <section
