@@ -1,7 +1,9 @@
+import type { TFunction } from "i18next";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import type { AnsweredBy, InteractionOutcome, QuestionAnswers } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { deviceLabelParts } from "../device/deviceIdentity.ts";
 import { AutoContinuedNotice } from "../questions/AutoContinuedNotice.tsx";
 import { useAppStore } from "../store/store.ts";
 
@@ -65,12 +67,22 @@ export const ResolvedLine = memo(function ResolvedLine({
       {by ? (
         <span className="entry-resolved-by" data-testid="answered-on">
           {" · "}
-          {t(answeredByKey(by), { device: by.label, person: by.person })}
+          {t(answeredByKey(by), { device: localizedDevice(by.label, t), person: by.person })}
         </span>
       ) : null}
     </p>
   );
 });
+
+/** U4: "Chrome on Android" in the reader's language; a label made elsewhere stays as given. */
+function localizedDevice(label: string, t: TFunction): string {
+  const parts = deviceLabelParts(label);
+  if (!parts) return label;
+  const browser = parts.anyBrowser ? t("device.anyBrowser") : parts.browser;
+  return parts.system === undefined
+    ? browser
+    : t("device.browserOnSystem", { browser, system: parts.system });
+}
 
 /** U4/S3: the device alone, the person alone, or both, and whether a notification carried it. */
 function answeredByKey(by: AnsweredBy) {

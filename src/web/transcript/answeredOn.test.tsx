@@ -40,7 +40,20 @@ describe("who answered, in the transcript", () => {
       },
       "zh-CN",
     );
-    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Chrome on Android 的通知");
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Chrome（Android）的通知");
+  });
+
+  it("[U4] a label made by another client is shown as it came, in Chinese too", () => {
+    resolvedWith(
+      {
+        type: "answered",
+        answers,
+        auto: false,
+        by: { deviceId: "d3", label: "Work laptop" },
+      },
+      "zh-CN",
+    );
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Work laptop");
   });
 
   it("[U4] an answer from an unnamed device shows no device", () => {
