@@ -191,6 +191,33 @@ for (const locale of ["en", "zh-CN"] as const) {
       });
     });
   });
+
+  // The approve options at 1280×800 are decision-approve-options-* (decisionSurfaces.spec.ts).
+  test.describe(`goldens at 1280×800 (${locale})`, () => {
+    test.use({
+      scenario: "planReview",
+      serverArgs: STILL,
+      locale,
+      viewport: { width: 1280, height: 800 },
+    });
+
+    test(`[V6][W6] the plan card in edit mode with a step typed at the end (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const { questions, card } = await planTask(page, server.url, locale);
+      await card.getByRole("button", { name: questions.copy["planReview.editPlan"] }).click();
+      const editor = card.getByRole("textbox", { name: questions.copy["planReview.editLabel"] });
+      await editor.press("Control+End");
+      await editor.pressSequentially("\n3. Measure the hit rate.");
+      await expect(editor).toHaveValue(`${PLAN}\n3. Measure the hit rate.`);
+      await expect(card.getByText(questions.copy["planReview.editedMark"])).toBeVisible();
+      await expect(questions.planButton(card, "approve")).toBeInViewport({ ratio: 1 });
+      await expect(page).toHaveScreenshot(`plan-review-edit-desktop-${locale}.png`, {
+        mask: [modelPicker(page)],
+      });
+    });
+  });
 }
 
 /** An agent outside plangate, connected the way an MCP-capable coding agent would be. */
