@@ -37,12 +37,21 @@ export function CommentEditor({
   const { t } = useTranslation("question");
   const [text, setText] = useState(initial);
   const ref = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // V1 budget: a focus without its scroll needs no layout in the click; the whole box (its
+  // buttons too) is brought into view in the frame, with the layout that frame does anyway.
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: true });
+    const frame = requestAnimationFrame(() =>
+      boxRef.current?.scrollIntoView?.({ block: "nearest" }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const submit = () => {
     if (text.trim() !== "") onSubmit(text.trim());
   };
   return (
-    <div className="qcomment-editor">
+    <div className="qcomment-editor" ref={boxRef}>
       <label className="qcomment-editor-label">
         <span>{t("planReview.comments.label", { quote: excerpt(quote) })}</span>
         <textarea
