@@ -108,6 +108,18 @@ export const CommentCard = memo(function CommentCard({
 }: CardProps) {
   const { t } = useTranslation("question");
   const [editing, setEditing] = useState(false);
+  const editRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  // Leaving the editor (saved or cancelled) puts the keyboard back on Edit, not on the page.
+  useEffect(() => {
+    if (editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    editRef.current?.focus({ preventScroll: true });
+  }, [editing]);
+  const stopEditing = () => {
+    returnFocus.current = true;
+    setEditing(false);
+  };
   const quote = excerpt(comment.anchor.quote);
   return (
     <article className="qcomment" aria-label={t("planReview.comments.cardName", { quote })}>
@@ -121,16 +133,17 @@ export const CommentCard = memo(function CommentCard({
           submitLabel={t("planReview.comments.update")}
           disabled={disabled}
           onSubmit={(text) => {
-            setEditing(false);
+            stopEditing();
             onUpdate(comment.id, text);
           }}
-          onCancel={() => setEditing(false)}
+          onCancel={stopEditing}
         />
       ) : (
         <>
           <p className="qcomment-body">{comment.text}</p>
           <div className="qcomment-actions">
             <button
+              ref={editRef}
               type="button"
               className="qbtn qbtn--link"
               disabled={disabled}
