@@ -172,6 +172,73 @@ test("[V1] on a phone the comment sits below its block", async ({ page, server }
   await expectNoViolations(page);
 });
 
+for (const locale of LOCALES) {
+  test.describe(`keyboard (${locale})`, () => {
+    test.use({ locale });
+
+    test(`[V1][W5] comments without a mouse: write, cancel, add, edit and remove by keys alone, axe clean (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const { questions, card, body } = await demoPlan(page, server.url, locale);
+      const copy = questions.copy;
+      const box = card.getByRole("textbox", { name: /^Your comment on|^对“/ });
+      const noViolations = async () => {
+        const results = await new AxeBuilder({ page })
+          .include(`section[aria-label="${copy["planReview.cardName"]}"]`)
+          .analyze();
+        expect(results.violations.map((v) => v.id)).toEqual([]);
+      };
+      await body.focus();
+      for (let i = 0; i < 8; i++) await page.keyboard.press("j");
+      await page.keyboard.press("c");
+      await expect(box).toBeFocused();
+      await page.keyboard.type("Not this one");
+      await noViolations();
+      // Escape leaves nothing behind and gives the keys back to the plan.
+      await page.keyboard.press("Escape");
+      await expect(box).toHaveCount(0);
+      await expect(card.getByRole("article")).toHaveCount(0);
+      await expect(body).toBeFocused();
+
+      await page.keyboard.press("c");
+      await expect(box).toBeFocused();
+      await page.keyboard.type("Also leave .gitignore alone");
+      await page.keyboard.press("Control+Enter");
+      const article = card.getByRole("article");
+      await expect(article).toContainText("Also leave .gitignore alone");
+      await expect(body).toBeFocused();
+      await noViolations();
+
+      // Tab reaches the card's Edit; the edit is saved with Ctrl+Enter and focus comes back to Edit.
+      const edit = article.getByRole("button", { name: copy["planReview.comments.edit"] });
+      for (let i = 0; i < 6; i++) {
+        if (await edit.evaluate((element) => element === document.activeElement)) break;
+        await page.keyboard.press("Tab");
+      }
+      await expect(edit).toBeFocused();
+      await page.keyboard.press("Enter");
+      const editor = article.getByRole("textbox");
+      await expect(editor).toBeFocused();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type("Leave .gitignore and the README alone");
+      await page.keyboard.press("Control+Enter");
+      await expect(article).toContainText("Leave .gitignore and the README alone");
+      await expect(edit).toBeFocused();
+
+      // Remove is the next stop; removing hands the keys back to the plan.
+      await page.keyboard.press("Tab");
+      await expect(
+        article.getByRole("button", { name: copy["planReview.comments.remove"] }),
+      ).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(card.getByRole("article")).toHaveCount(0);
+      await expect(body).toBeFocused();
+      await noViolations();
+    });
+  });
+}
+
 /** The model's name carries the scenario's absolute path, which differs per checkout. */
 const modelPicker = (page: Page) => page.getByRole("combobox").first();
 

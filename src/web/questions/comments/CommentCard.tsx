@@ -37,12 +37,21 @@ export function CommentEditor({
   const { t } = useTranslation("question");
   const [text, setText] = useState(initial);
   const ref = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // V1 budget: a focus without its scroll needs no layout in the click; the whole box (its
+  // buttons too) is brought into view in the frame, with the layout that frame does anyway.
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: true });
+    const frame = requestAnimationFrame(() =>
+      boxRef.current?.scrollIntoView?.({ block: "nearest" }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const submit = () => {
     if (text.trim() !== "") onSubmit(text.trim());
   };
   return (
-    <div className="qcomment-editor">
+    <div className="qcomment-editor" ref={boxRef}>
       <label className="qcomment-editor-label">
         <span>{t("planReview.comments.label", { quote: excerpt(quote) })}</span>
         <textarea
@@ -99,6 +108,18 @@ export const CommentCard = memo(function CommentCard({
 }: CardProps) {
   const { t } = useTranslation("question");
   const [editing, setEditing] = useState(false);
+  const editRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  // Leaving the editor (saved or cancelled) puts the keyboard back on Edit, not on the page.
+  useEffect(() => {
+    if (editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    editRef.current?.focus({ preventScroll: true });
+  }, [editing]);
+  const stopEditing = () => {
+    returnFocus.current = true;
+    setEditing(false);
+  };
   const quote = excerpt(comment.anchor.quote);
   return (
     <article className="qcomment" aria-label={t("planReview.comments.cardName", { quote })}>
@@ -112,16 +133,17 @@ export const CommentCard = memo(function CommentCard({
           submitLabel={t("planReview.comments.update")}
           disabled={disabled}
           onSubmit={(text) => {
-            setEditing(false);
+            stopEditing();
             onUpdate(comment.id, text);
           }}
-          onCancel={() => setEditing(false)}
+          onCancel={stopEditing}
         />
       ) : (
         <>
           <p className="qcomment-body">{comment.text}</p>
           <div className="qcomment-actions">
             <button
+              ref={editRef}
               type="button"
               className="qbtn qbtn--link"
               disabled={disabled}

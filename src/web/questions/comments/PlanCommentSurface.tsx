@@ -107,7 +107,7 @@ export function PlanCommentSurface({
     (id: string) => {
       latestComments.current = latestComments.current.filter((c) => c.id !== id);
       latestOnChange.current(latestComments.current);
-      regionRef.current?.focus();
+      regionRef.current?.focus({ preventScroll: true });
     },
     [regionRef],
   );
@@ -286,7 +286,7 @@ export function PlanCommentSurface({
     const block = blocks[draft.block];
     if (block === undefined) return;
     setDraft(null);
-    regionRef.current?.focus();
+    regionRef.current?.focus({ preventScroll: true });
     const { block: first, endBlock, quote } = draft;
     const lines =
       linesIfReady(plan, blocks, first, endBlock, quote) ??
@@ -302,7 +302,7 @@ export function PlanCommentSurface({
 
   function cancelDraft() {
     setDraft(null);
-    regionRef.current?.focus();
+    regionRef.current?.focus({ preventScroll: true });
   }
 
   const activeBlock = blocks[active];

@@ -3,6 +3,9 @@ import type { DomBlock } from "./domBlocks.ts";
 
 const NAME = "plan-comment";
 
+/** Each comment's range, valid while its block (read afresh on every re-render) is the same. */
+const found = new WeakMap<PlanComment, { block: DomBlock; range: Range | null }>();
+
 /** A range over `quote` inside `element`'s text, across its text nodes, or null. */
 function rangeOf(element: HTMLElement, quote: string): Range | null {
   const text = element.textContent ?? "";
@@ -44,13 +47,19 @@ export function highlightQuotes(
   comments.forEach((comment, index) => {
     const block = blocks[located[index] ?? -1];
     if (block === undefined || comment.anchor.quote === block.text) return;
-    for (const element of block.elements) {
-      const range = rangeOf(element, comment.anchor.quote);
-      if (range) {
-        ranges.push(range);
-        break;
-      }
+    // A new comment walks its own block's text only; the others keep the range they had.
+    const cached = found.get(comment);
+    if (cached !== undefined && cached.block === block) {
+      if (cached.range) ranges.push(cached.range);
+      return;
     }
+    let range: Range | null = null;
+    for (const element of block.elements) {
+      range = rangeOf(element, comment.anchor.quote);
+      if (range) break;
+    }
+    found.set(comment, { block, range });
+    if (range) ranges.push(range);
   });
   if (ranges.length === 0) registry.delete(NAME);
   else registry.set(NAME, new HighlightClass(...ranges));
