@@ -11,6 +11,7 @@ import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { loadMessages } from "./i18n/resources.ts";
+import { preloadPages } from "./layout/lazyPages.ts";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
@@ -68,6 +69,7 @@ void messages.then((copy) => {
       </I18nextProvider>
     </StrictMode>,
   );
+  preloadPages();
 });
 // The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
 // card without markdown costs none of it (bench/bundle.ts counts what comes before it).
