@@ -147,9 +147,18 @@ export function transferredBeforeFirstCard(
   files: readonly string[],
   output: Rolldown.RolldownOutput,
 ): { plain: number; markdown: number; detail: string; markdownDetail: string } {
+  // main.tsx fetches the active language's copy before it renders: count the larger one.
+  const locales = output.output
+    .filter(
+      (item): item is Rolldown.OutputChunk =>
+        item.type === "chunk" && /^assets\/locale\./.test(item.fileName),
+    )
+    .map((chunk) => chunk.fileName)
+    .sort((a, b) => servedSize(outDir, b) - servedSize(outDir, a));
+  const beforeCard = [...files, ...locales.slice(0, 1)];
   const plain =
     servedSize(outDir, "index.html") +
-    files.reduce((sum, file) => sum + servedSize(outDir, file), 0);
+    beforeCard.reduce((sum, file) => sum + servedSize(outDir, file), 0);
   const lazy = output.output.filter(
     (item): item is Rolldown.OutputChunk =>
       item.type === "chunk" && !files.includes(item.fileName) && /Markdown/.test(item.fileName),
@@ -168,7 +177,7 @@ export function transferredBeforeFirstCard(
         (file) => `${file.replace(/^assets\//, "")} ${(servedSize(outDir, file) / KB).toFixed(1)}`,
       )
       .join(", ");
-  return { plain, markdown, detail: list(files), markdownDetail: list(markdownFiles) };
+  return { plain, markdown, detail: list(beforeCard), markdownDetail: list(markdownFiles) };
 }
 
 export async function run(): Promise<Figure[]> {
@@ -220,7 +229,7 @@ export async function run(): Promise<Figure[]> {
       value: kb(beforeCard.plain),
       goal: GOAL_BEFORE_CARD_KB,
       goalKind: "max",
-      note: `index.html + ${files.length} file(s), each as the server sends it to a browser accepting br (the .br copy in dist, or the file when none); ${beforeCard.detail}`,
+      note: `index.html + the entry's file(s) and the larger locale chunk, each as the server sends it to a browser accepting br (the .br copy in dist, or the file when none); ${beforeCard.detail}`,
     },
     {
       name: "bundle: transferred before a first card that shows markdown",

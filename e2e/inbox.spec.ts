@@ -242,6 +242,8 @@ test.describe("inbox accessibility", () => {
       const shell = new ShellPage(page);
       await shell.open(server.url);
       await page.getByTestId("inbox-link").click();
+      // The inbox's code may still be on its way (loaded on first use, issue 15).
+      await expect(page.getByTestId("inbox-item")).toHaveCount(2);
       await page.keyboard.press("j");
       await page.keyboard.press("Enter");
       await expect(page.getByRole("radio", { name: /Red/ })).toBeVisible();

@@ -63,10 +63,35 @@ describe("App", () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames: [twoSessions] });
     await user.click(screen.getByTestId("settings-button"));
-    expect(screen.getByRole("switch", { name: "Auto-continue questions" })).toBeInTheDocument();
+    // The settings page's code loads on first use (issue 15).
+    expect(
+      await screen.findByRole("switch", { name: "Auto-continue questions" }),
+    ).toBeInTheDocument();
     expect(window.location.hash).toBe("#/settings");
     await user.click(screen.getByRole("button", { name: "Back to the conversation" }));
     expect(screen.queryByRole("switch")).toBeNull();
+  });
+
+  it("[U1] opens the inbox from its link, its code loaded on first use", async () => {
+    const user = userEvent.setup();
+    renderShell(<App />, { frames: [twoSessions] });
+    expect(screen.queryByTestId("inbox")).toBeNull();
+    await user.click(screen.getByTestId("inbox-link"));
+    expect(await screen.findByRole("heading", { name: "Waiting for you" })).toBeInTheDocument();
+    expect(window.location.hash).toBe("#/inbox");
+    expect(screen.getByTestId("inbox-link")).toHaveAttribute("aria-current", "page");
+  });
+
+  it("[W2] a zh-CN page loads only Chinese, and switching fetches English and shows it", async () => {
+    const user = userEvent.setup();
+    const { i18n } = renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    expect(i18n.hasResourceBundle("en", "common")).toBe(false);
+    await user.click(screen.getByTestId("settings-button"));
+    const language = await screen.findByRole("combobox", { name: "语言" });
+    await user.selectOptions(language, "en");
+    expect(await screen.findByRole("button", { name: "New session" })).toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Language" })).toHaveValue("en");
+    expect(document.documentElement.lang).toBe("en");
   });
 
   it("[W3] announces a lost connection with its attempt number", () => {

@@ -1,16 +1,17 @@
+import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useAttention } from "./attention/useAttention.ts";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
 import { InboxLink } from "./inbox/InboxLink.tsx";
-import { InboxPage } from "./inbox/InboxPage.tsx";
 import { ConnectionBanner, ConnectionStatus } from "./layout/ConnectionStatus.tsx";
 import { requestComposerFocus } from "./layout/composerFocus.ts";
 import { ErrorBanner } from "./layout/ErrorBanner.tsx";
 import { Header } from "./layout/Header.tsx";
+import { InboxPage, SettingsPage } from "./layout/lazyPages.ts";
+import { PageLoading } from "./layout/PageLoading.tsx";
 import { SessionList } from "./sessions/SessionList.tsx";
-import { SettingsPage } from "./settings/SettingsPage.tsx";
 import { useTheme } from "./settings/useTheme.ts";
 import { useAppStore } from "./store/store.ts";
 import { TodoPanel } from "./todos/TodoPanel.tsx";
@@ -87,9 +88,13 @@ export function App() {
         <ErrorBanner />
         <main id="main" className="main" tabIndex={-1}>
           {page === "settings" ? (
-            <SettingsPage onBack={() => showPage("session")} />
+            <Suspense fallback={<PageLoading />}>
+              <SettingsPage onBack={() => showPage("session")} />
+            </Suspense>
           ) : page === "inbox" ? (
-            <InboxPage />
+            <Suspense fallback={<PageLoading />}>
+              <InboxPage />
+            </Suspense>
           ) : selected ? (
             <SessionPane key={selected} sessionId={selected} />
           ) : (

@@ -10,6 +10,8 @@ import { checkAccess } from "./connection/checkAccess.ts";
 import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
+import { loadMessages } from "./i18n/resources.ts";
+import { preloadPages } from "./layout/lazyPages.ts";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
@@ -35,7 +37,9 @@ try {
   savedLanguage = null;
 }
 const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language];
-const i18n = createAppI18n(detectLanguage(browserLanguages, savedLanguage), root);
+const language = detectLanguage(browserLanguages, savedLanguage);
+// Only the active language's copy is fetched, alongside the socket below (issue 15).
+const messages = loadMessages(language);
 
 applyInitialRoute(window.location.hash);
 
@@ -54,15 +58,19 @@ client = new WebClient(appStore, connection, { onFatal: (reason) => connection.s
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");
-createRoot(container).render(
-  <StrictMode>
-    <I18nextProvider i18n={i18n}>
-      <ClientProvider client={client}>
-        <App />
-      </ClientProvider>
-    </I18nextProvider>
-  </StrictMode>,
-);
+void messages.then((copy) => {
+  const i18n = createAppI18n(language, copy, root);
+  createRoot(container).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <ClientProvider client={client}>
+          <App />
+        </ClientProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
+  preloadPages();
+});
 // The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
 // card without markdown costs none of it (bench/bundle.ts counts what comes before it).
 connection.start();

@@ -1,37 +1,34 @@
-import enCommon from "../../../locales/en/common.json";
-import enInbox from "../../../locales/en/inbox.json";
-import enPlan from "../../../locales/en/plan.json";
-import enQuestion from "../../../locales/en/question.json";
-import enSettings from "../../../locales/en/settings.json";
-import zhCommon from "../../../locales/zh-CN/common.json";
-import zhInbox from "../../../locales/zh-CN/inbox.json";
-import zhPlan from "../../../locales/zh-CN/plan.json";
-import zhQuestion from "../../../locales/zh-CN/question.json";
-import zhSettings from "../../../locales/zh-CN/settings.json";
+import type { Language } from "./language.ts";
 
 export const NAMESPACES = ["common", "question", "plan", "settings", "inbox"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-export const resources = {
-  en: {
-    common: enCommon,
-    question: enQuestion,
-    plan: enPlan,
-    settings: enSettings,
-    inbox: enInbox,
-  },
-  "zh-CN": {
-    common: zhCommon,
-    question: zhQuestion,
-    plan: zhPlan,
-    settings: zhSettings,
-    inbox: zhInbox,
-  },
-} as const;
+/** One language's copy, every namespace (plural keys differ by language). */
+export type Messages = Record<Namespace, Record<string, string>>;
+
+// Each language is its own chunk, so a first load fetches only the active one (issue 15).
+const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
+  en: () => import("./locale.en.ts"),
+  "zh-CN": () => import("./locale.zh-CN.ts"),
+};
+
+const loaded = new Map<Language, Promise<Messages>>();
+
+/** The language's copy, fetched once; a failed fetch is forgotten so a retry can succeed. */
+export function loadMessages(language: Language): Promise<Messages> {
+  let pending = loaded.get(language);
+  if (!pending) {
+    pending = loaders[language]().then((module) => module.default);
+    pending.catch(() => loaded.delete(language));
+    loaded.set(language, pending);
+  }
+  return pending;
+}
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: (typeof resources)["en"];
+    // The English files define the keys; the parity test holds zh-CN to them.
+    resources: typeof import("./locale.en.ts").default;
   }
 }

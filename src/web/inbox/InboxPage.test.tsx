@@ -75,6 +75,7 @@ describe("inbox page", () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     expect(rows().map((row) => row.getAttribute("data-interaction-id"))).toEqual([
       "q-m",
       "q-b",
@@ -108,6 +109,7 @@ describe("inbox page", () => {
       ],
     });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     const [own, agent] = rows() as [HTMLElement, HTMLElement];
     expect(within(own).getByTestId("inbox-agent")).toHaveTextContent("plangate");
     expect(within(own).queryByTestId("inbox-via-mcp")).toBeNull();
@@ -120,6 +122,7 @@ describe("inbox page", () => {
     const user = userEvent.setup();
     const { sent, client } = renderShell(<App />, { frames });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     await user.keyboard("j");
     expect(rowButton(0)).toHaveFocus();
     await user.keyboard("jj");
@@ -147,6 +150,7 @@ describe("inbox page", () => {
     const user = userEvent.setup();
     const { sent } = renderShell(<App />, { frames });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     await user.click(rowButton(2));
     await user.click(within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }));
     expect(sent).toContainEqual({
@@ -160,6 +164,7 @@ describe("inbox page", () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     await user.keyboard("?");
     const help = screen.getByRole("dialog", { name: "Inbox shortcuts" });
     expect(help).toHaveTextContent("Next item");
@@ -169,12 +174,13 @@ describe("inbox page", () => {
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
-  it("[U3] a notification's link #/inbox/<id> lands on that card, opened", () => {
+  it("[U3] a notification's link #/inbox/<id> lands on that card, opened", async () => {
     renderShell(<App />, { frames });
     act(() => {
       window.location.hash = "#/inbox/p-a";
       appStore.getState().showPage("inbox");
     });
+    await screen.findByTestId("inbox");
     expect(rowButton(2)).toHaveAttribute("aria-expanded", "true");
     expect(
       within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }),
@@ -185,6 +191,7 @@ describe("inbox page", () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames: [frames[0] as ServerFrame] });
     await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
     expect(screen.getByText(/Nothing waits for you/)).toBeInTheDocument();
   });
 });

@@ -1,10 +1,11 @@
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { Settings } from "../../protocol/index.ts";
 import { NotificationSetting } from "../attention/NotificationSetting.tsx";
 import { useClient } from "../client/ClientContext.tsx";
 import { switchLanguage } from "../i18n/i18n.ts";
 import { isLanguage, LANGUAGES } from "../i18n/language.ts";
+import { loadMessages } from "../i18n/resources.ts";
 import { useAppStore } from "../store/store.ts";
 import { formatDuration } from "./formatDuration.ts";
 import "./settings.css";
@@ -27,6 +28,10 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
   const online = useAppStore((s) => s.connection.status === "open");
   const timings = useAppStore((s) => s.timings);
   const ids = { auto: useId(), autoHelp: useId(), language: useId(), theme: useId() };
+  // The other languages' copy is fetched while the user looks, so a switch is instant.
+  useEffect(() => {
+    for (const lng of LANGUAGES) loadMessages(lng).catch(() => {});
+  }, []);
 
   return (
     <section className="settings" aria-labelledby="settings-title" data-testid="settings-page">
@@ -91,7 +96,7 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
               value={i18n.resolvedLanguage ?? i18n.language}
               onChange={(event) => {
                 const next = event.target.value;
-                if (isLanguage(next)) switchLanguage(i18n, next, safeLocalStorage());
+                if (isLanguage(next)) void switchLanguage(i18n, next, safeLocalStorage());
               }}
             >
               {LANGUAGES.map((lng) => (

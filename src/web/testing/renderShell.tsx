@@ -6,6 +6,8 @@ import { ClientProvider } from "../client/ClientContext.tsx";
 import { WebClient } from "../client/WebClient.ts";
 import { createAppI18n } from "../i18n/i18n.ts";
 import type { Language } from "../i18n/language.ts";
+import en from "../i18n/locale.en.ts";
+import zhCN from "../i18n/locale.zh-CN.ts";
 import { appStore, resetStore } from "../store/store.ts";
 
 /**
@@ -35,7 +37,10 @@ export function renderShell(
   if (online) appStore.getState().setConnectionStatus({ status: "open", clockOffsetMs: 0 });
   for (const frame of options.frames ?? []) client.receive(frame);
   sent.length = 0;
-  const i18n = createAppI18n(options.language ?? "en", document.documentElement);
+  // Only the active language, as main.tsx loads it; a switch fetches the other (issue 15).
+  const language = options.language ?? "en";
+  const messages = language === "en" ? en : zhCN;
+  const i18n = createAppI18n(language, messages, document.documentElement);
   const result = render(
     <I18nextProvider i18n={i18n}>
       <ClientProvider client={client}>{ui}</ClientProvider>

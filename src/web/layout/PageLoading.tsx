@@ -1,0 +1,11 @@
+import { useTranslation } from "react-i18next";
+
+/** Shown in the main area while a lazily loaded page's code arrives (usually a blink). */
+export function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <p className="page-loading" role="status" data-testid="page-loading">
+      {t("page.loading")}
+    </p>
+  );
+}
