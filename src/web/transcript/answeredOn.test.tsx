@@ -40,7 +40,7 @@ describe("who answered, in the transcript", () => {
       },
       "zh-CN",
     );
-    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Chrome（Android）的通知");
+    expect(screen.getByTestId("answered-on")).toHaveTextContent("来自 Chrome（Android） 的通知");
   });
 
   it("[U4] a label made by another client is shown as it came, in Chinese too", () => {
