@@ -94,9 +94,20 @@ export class SessionManager {
   constructor(private readonly deps: SessionManagerDeps) {
     this.modes = new ExecutionStates(deps.log);
     this.projections = new SessionProjections(deps.log);
-    this.unsubscribeElsewhere = deps.log.subscribe((sessionId, { entry }, origin) => {
+    const unsubscribeEntries = deps.log.subscribe((sessionId, { entry }, origin) => {
       if (origin === "elsewhere" && entry.kind === "turn.started") this.elsewhere.add(sessionId);
     });
+    // S2: a session another server deleted is no longer watched for a turn to take over.
+    const unsubscribeChanges = deps.log.subscribeSessionChanges((sessionId, change) => {
+      if (change !== "deleted") return;
+      this.elsewhere.delete(sessionId);
+      this.promptedElsewhere.delete(sessionId);
+      this.modes.forget(sessionId);
+    });
+    this.unsubscribeElsewhere = () => {
+      unsubscribeEntries();
+      unsubscribeChanges();
+    };
     this.executor = new ToolExecutor({
       ...deps,
       stepOf: (sessionId, callId) => this.projections.get(sessionId).stepOf(callId),
