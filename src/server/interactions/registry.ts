@@ -371,6 +371,16 @@ class Registry implements InteractionRegistry {
     }
   }
 
+  handOver(sessionId: string): void {
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const pending = this.pendingById.get(interactionId);
+      if (!pending) continue;
+      this.countdowns.stop(pending);
+      pending.signal = undefined;
+      pending.elsewhere = true;
+    }
+  }
+
   pendingCount(sessionId: string): number {
     return this.queues.count(sessionId);
   }
