@@ -8,7 +8,12 @@ import {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import { upgradeStoredEntry } from "../plan/executionMode.ts";
-import { AlreadyResolvedError, guardStorage, SessionNotFoundError } from "./errors.ts";
+import {
+  AlreadyResolvedError,
+  CountdownTakenError,
+  guardStorage,
+  SessionNotFoundError,
+} from "./errors.ts";
 import {
   ENTRY_CHANNEL,
   SESSION_CHANNEL,
@@ -349,6 +354,14 @@ export class SessionLog {
     if (entry.kind === "interaction.resolved" && this.isResolved(sessionId, entry.interactionId)) {
       throw new AlreadyResolvedError(entry.interactionId);
     }
+    // S2: servers that restored one question each start its countdown; the first one counts.
+    if (
+      entry.kind === "interaction.countdown" &&
+      entry.countdown.phase !== "paused" &&
+      this.hasCountdown(sessionId, entry.interactionId)
+    ) {
+      throw new CountdownTakenError(entry.interactionId);
+    }
     this.db.run(
       "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
       [sessionId, seq, at, entry.kind, JSON.stringify(entry), interactionId],
@@ -384,6 +397,17 @@ export class SessionLog {
       SESSION_CHANNEL,
       sessionPayload({ sessionId, change, from: this.instance }),
     ]);
+  }
+
+  private hasCountdown(sessionId: string, interactionId: string): boolean {
+    return (
+      this.db.get(
+        `SELECT 1 AS found FROM entries ${this.indexedBy("entries_by_interaction")}
+         WHERE session_id = ? AND interaction_id = ? AND kind = 'interaction.countdown'
+           AND interaction_id IS NOT NULL`,
+        [sessionId, interactionId],
+      ) !== undefined
+    );
   }
 
   private isResolved(sessionId: string, interactionId: string): boolean {
