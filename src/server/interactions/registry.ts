@@ -378,6 +378,10 @@ class Registry implements InteractionRegistry {
       this.countdowns.stop(pending);
       pending.signal = undefined;
       pending.elsewhere = true;
+      // The turn that asked stopped here and never hears back (it would write); a turn that
+      // takes the session over later asks again and is answered from the log (A7).
+      pending.deliverQuestion = undefined;
+      pending.deliverPermission = undefined;
     }
   }
 

@@ -76,7 +76,7 @@ describe("[S2] a store connection that drops loses its turn locks, and the serve
     }
   }, 30_000);
 
-  it("[S2] the lock is taken by someone else before A reconnects: A stops its turn without writing, and B goes on with it once the lock is free", async () => {
+  it("[S2] the lock is taken by someone else before A reconnects: A stops its turn without writing, and one server goes on with it once the lock is free", async () => {
     const { a, b, sessionId, admin, interactionId, dbPath } = await turnWaitingOnA();
     try {
       // Standing in for a server that took the session over in between: queued behind A's
@@ -113,10 +113,12 @@ describe("[S2] a store connection that drops loses its turn locks, and the serve
       ).toBe(false);
 
       await rival.end();
+      // Whichever server's take-over check comes first goes on with the turn; only one does.
+      const runs = () =>
+        [a, b].filter((server) => server.server.server.sessions.isRunning(sessionId)).length;
       const movedBy = Date.now() + 5_000;
-      while (!b.server.server.sessions.isRunning(sessionId) && Date.now() < movedBy)
-        await sleep(50);
-      expect(b.server.server.sessions.isRunning(sessionId)).toBe(true);
+      while (runs() === 0 && Date.now() < movedBy) await sleep(50);
+      expect(runs()).toBe(1);
       b.client.send({
         type: "interaction.answer",
         interactionId,
@@ -126,7 +128,7 @@ describe("[S2] a store connection that drops loses its turn locks, and the serve
       const noted = await b.client.next("event", kindIs(sessionId, "assistant.message"));
       expect(noted.entry).toMatchObject({ text: expect.stringContaining("Blue") });
       await b.client.next("event", kindIs(sessionId, "turn.ended"));
-      expect(a.server.server.sessions.isRunning(sessionId)).toBe(false);
+      expect(runs()).toBe(0);
       const ends = b.client.frames.filter(
         (frame) => frame.type === "event" && frame.entry.kind === "turn.ended",
       );
