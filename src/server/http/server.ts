@@ -331,6 +331,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
         onGap: () => log.catchUpAll(),
         onCancel: ({ sessionId, reason }) => sessions.cancelAskedElsewhere(sessionId, reason),
+        onSessionChange: (notice) => log.sessionChangedElsewhere(notice),
       });
       // What others wrote between reading the sessions and listening.
       log.catchUpAll();

@@ -61,6 +61,11 @@ export interface InteractionPort {
   pendingCount(sessionId: string): number;
   /** Abort every pending interaction of a session (turn cancelled, Q8). */
   abortSession(sessionId: string, reason: string): void;
+  /**
+   * S2: the session's turn now runs on another server: its questions stay pending, watched as
+   * that server's (no countdown, no abort written here).
+   */
+  handOver?(sessionId: string): void;
   close(): void;
 }
 

@@ -371,6 +371,20 @@ class Registry implements InteractionRegistry {
     }
   }
 
+  handOver(sessionId: string): void {
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const pending = this.pendingById.get(interactionId);
+      if (!pending) continue;
+      this.countdowns.stop(pending);
+      pending.signal = undefined;
+      pending.elsewhere = true;
+      // The turn that asked stopped here and never hears back (it would write); a turn that
+      // takes the session over later asks again and is answered from the log (A7).
+      pending.deliverQuestion = undefined;
+      pending.deliverPermission = undefined;
+    }
+  }
+
   pendingCount(sessionId: string): number {
     return this.queues.count(sessionId);
   }

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { FakeClock } from "../interactions/fakeClock.ts";
+import { CountdownTakenError } from "../store/errors.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { openStore } from "../store/store.ts";
 import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
@@ -79,5 +80,63 @@ describe("[S2] each deadline fires once across servers", () => {
     expect(leases.rows).toHaveLength(1);
     expect(a.server.server.interactions.pending(sessionId)).toEqual([]);
     expect(b.server.server.interactions.pending(sessionId)).toEqual([]);
+  }, 30_000);
+  it("[S2][A7] two servers restoring one idle session's question both start its countdown: the store writes only the first", async () => {
+    const url = await servers.postgres().newDatabase();
+    const seed = openStore(url, new FakeClock());
+    const { session } = seed.log.createSession({
+      id: "sess_mcp",
+      title: "asked over MCP",
+      model: "mcp/agent",
+      mode: { permissionMode: "build", planEnabled: false },
+    });
+    seed.log.append(session.id, {
+      kind: "interaction.requested",
+      request: {
+        kind: "question",
+        interactionId: "int_restored",
+        sessionId: session.id,
+        toolName: "AskUserQuestion",
+        toolCallId: "call_1",
+        questions: [
+          {
+            question: "Which colour?",
+            header: "Colour",
+            options: [{ label: "Red" }, { label: "Blue" }],
+            multiSelect: false,
+          },
+        ],
+        createdAt: 0,
+      },
+    });
+    // Both servers restored it with no countdown yet and both start one: the store takes the first.
+    const other = openStore(url, new FakeClock());
+    const counting = (startedAt: number) => ({
+      kind: "interaction.countdown" as const,
+      interactionId: "int_restored",
+      countdown: {
+        phase: "counting" as const,
+        startedAt,
+        visibleAt: startedAt + 1_000,
+        deadlineAt: startedAt + 8_000,
+      },
+    });
+    seed.log.append(session.id, counting(10));
+    expect(() => other.log.append(session.id, counting(20))).toThrow(CountdownTakenError);
+    // Later changes of the same countdown (A4's pause) are still written.
+    other.log.append(session.id, {
+      kind: "interaction.countdown",
+      interactionId: "int_restored",
+      countdown: { phase: "paused", pausedAt: 30 },
+    });
+    const countdowns = other.db.all<{ body: string }>(
+      "SELECT body FROM entries WHERE kind = 'interaction.countdown' ORDER BY seq",
+    );
+    expect(countdowns.map((row) => JSON.parse(row.body).countdown.phase)).toEqual([
+      "counting",
+      "paused",
+    ]);
+    seed.close();
+    other.close();
   }, 30_000);
 });

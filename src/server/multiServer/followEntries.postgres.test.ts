@@ -127,4 +127,21 @@ describe("[S2] two servers on one PostgreSQL follow each other's entries", () =>
     expect(a.server.interactions.pending(sessionId)).toEqual([]);
     expect(b.server.interactions.pending(sessionId)).toEqual([]);
   }, 30_000);
+  it("[S2] a session renamed, then deleted, on A is renamed, then removed, on B's page", async () => {
+    const { b, onA, onB } = await twoServers();
+    onA.send({ type: "session.create", title: "before" });
+    const sessionId = (await onA.next("snapshot")).session.id;
+    await onB.next("session.upserted", (frame) => frame.session.id === sessionId);
+
+    onA.send({ type: "session.rename", sessionId, title: "after" });
+    const renamed = await onB.next(
+      "session.upserted",
+      (frame) => frame.session.id === sessionId && frame.session.title === "after",
+    );
+    expect(renamed.session.title).toBe("after");
+
+    onA.send({ type: "session.delete", sessionId });
+    await onB.next("session.removed", (frame) => frame.sessionId === sessionId);
+    expect(b.server.sessions.summaries().some((s) => s.id === sessionId)).toBe(false);
+  }, 30_000);
 });

@@ -88,15 +88,28 @@ export class SessionManager {
   /** S2: the seq of a prompt given here while the session's turn ran on another server. */
   private readonly promptedElsewhere = new Map<string, number>();
   private takeOverTimer: NodeJS.Timeout | undefined;
+  /** S2: sessions whose turn lock was lost to another server: their turn here writes nothing. */
+  private readonly lockLost = new Set<string>();
   private readonly unsubscribeElsewhere: () => void;
   private closed = false;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.modes = new ExecutionStates(deps.log);
     this.projections = new SessionProjections(deps.log);
-    this.unsubscribeElsewhere = deps.log.subscribe((sessionId, { entry }, origin) => {
+    const unsubscribeEntries = deps.log.subscribe((sessionId, { entry }, origin) => {
       if (origin === "elsewhere" && entry.kind === "turn.started") this.elsewhere.add(sessionId);
     });
+    // S2: a session another server deleted is no longer watched for a turn to take over.
+    const unsubscribeChanges = deps.log.subscribeSessionChanges((sessionId, change) => {
+      if (change !== "deleted") return;
+      this.elsewhere.delete(sessionId);
+      this.promptedElsewhere.delete(sessionId);
+      this.modes.forget(sessionId);
+    });
+    this.unsubscribeElsewhere = () => {
+      unsubscribeEntries();
+      unsubscribeChanges();
+    };
     this.executor = new ToolExecutor({
       ...deps,
       stepOf: (sessionId, callId) => this.projections.get(sessionId).stepOf(callId),
@@ -123,6 +136,7 @@ export class SessionManager {
         this.launch(session.id, danglingCalls(entries));
       }
     }
+    this.deps.turnLocks?.onLost?.((sessionId) => this.turnLockLost(sessionId));
     if (this.deps.turnLocks) {
       const every = this.deps.takeOverEveryMs ?? TAKE_OVER_EVERY_MS;
       this.takeOverTimer = setInterval(() => this.takeOverFromDead(), every);
@@ -131,6 +145,22 @@ export class SessionManager {
   }
 
   /** S2: whether this server may run the session's turn now (always, with one server). */
+  /**
+   * S2: the store's connection dropped and another server took the session's lock meanwhile:
+   * the turn stops here without writing (that server goes on with it), and this server watches
+   * the session again as one whose turn runs elsewhere.
+   */
+  private turnLockLost(sessionId: string): void {
+    const turn = this.running.get(sessionId);
+    this.elsewhere.add(sessionId);
+    if (!turn) return;
+    console.error(`session ${sessionId}: the turn lock was lost; another server runs the turn`);
+    this.lockLost.add(sessionId);
+    this.running.delete(sessionId);
+    this.deps.interactions.handOver?.(sessionId);
+    turn.controller.abort("the turn lock was lost");
+  }
+
   private claim(sessionId: string): boolean {
     return this.deps.turnLocks?.tryTake(sessionId) ?? true;
   }
@@ -367,6 +397,7 @@ export class SessionManager {
   async close(): Promise<void> {
     this.closed = true;
     if (this.takeOverTimer) clearInterval(this.takeOverTimer);
+    this.deps.turnLocks?.close?.();
     this.unsubscribeElsewhere();
     this.modes.dispose();
     this.projections.dispose();
@@ -376,6 +407,7 @@ export class SessionManager {
 
   private append(sessionId: string, entry: SessionEntry): StoredEntry {
     if (this.closed) throw new ManagerClosed("the session manager is closed");
+    if (this.lockLost.has(sessionId)) throw new ManagerClosed("the turn lock was lost");
     return this.deps.log.append(sessionId, entry);
   }
 
@@ -383,6 +415,7 @@ export class SessionManager {
     const controller = new AbortController();
     const turn: RunningTurn = { controller, done: Promise.resolve() };
     this.running.set(sessionId, turn);
+    this.lockLost.delete(sessionId);
     turn.done = this.runTurn(sessionId, turn, pendingCalls);
   }
 

@@ -25,7 +25,8 @@ export function guardStorage<T>(what: string, operation: () => T): T {
     if (
       error instanceof StorageError ||
       error instanceof SessionNotFoundError ||
-      error instanceof AlreadyResolvedError
+      error instanceof AlreadyResolvedError ||
+      error instanceof CountdownTakenError
     )
       throw error;
     const code =
@@ -41,6 +42,14 @@ export function guardStorage<T>(what: string, operation: () => T): T {
 }
 
 /** R3/S2: the interaction already has its resolution in the log; this one was not written. */
+/** S2: another server already started (or ruled out) this question's countdown. */
+export class CountdownTakenError extends Error {
+  constructor(readonly interactionId: string) {
+    super(`The countdown of interaction ${interactionId} was already started.`);
+    this.name = "CountdownTakenError";
+  }
+}
+
 export class AlreadyResolvedError extends Error {
   constructor(readonly interactionId: string) {
     super(`Interaction ${interactionId} is already resolved.`);

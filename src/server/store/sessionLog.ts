@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import {
   type ExecutionMode,
@@ -7,8 +8,19 @@ import {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import { upgradeStoredEntry } from "../plan/executionMode.ts";
-import { AlreadyResolvedError, guardStorage, SessionNotFoundError } from "./errors.ts";
-import { ENTRY_CHANNEL } from "./postgres/entryChannel.ts";
+import {
+  AlreadyResolvedError,
+  CountdownTakenError,
+  guardStorage,
+  SessionNotFoundError,
+} from "./errors.ts";
+import {
+  ENTRY_CHANNEL,
+  SESSION_CHANNEL,
+  type SessionChange,
+  type SessionNotice,
+  sessionPayload,
+} from "./postgres/entryChannel.ts";
 import { asSqlDb, type SqlDb } from "./sqlDb.ts";
 
 /** A session row: what the log knows about a session, without the live interaction count. */
@@ -24,6 +36,9 @@ export interface SessionRecord {
 
 /** S2: `elsewhere` marks an entry another server on the same PostgreSQL committed. */
 export type EntryOrigin = "here" | "elsewhere";
+
+/** S2: a rename or delete another server made (they write no entry). */
+export type SessionChangeListener = (sessionId: string, change: SessionChange) => void;
 
 export type EntryListener = (sessionId: string, stored: StoredEntry, origin: EntryOrigin) => void;
 
@@ -51,6 +66,9 @@ interface EntryRow {
  */
 export class SessionLog {
   private readonly listeners = new Set<EntryListener>();
+  private readonly sessionListeners = new Set<SessionChangeListener>();
+  /** S2: names this log in its session notices, so it can ignore its own. */
+  private readonly instance = randomUUID();
   private readonly db: SqlDb;
   /** S2: while following other servers, the last seq announced here, per session. */
   private announced: Map<string, number> | undefined;
@@ -66,6 +84,25 @@ export class SessionLog {
   subscribe(listener: EntryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** S2: renames and deletes made on other servers; the returned function unsubscribes. */
+  subscribeSessionChanges(listener: SessionChangeListener): () => void {
+    this.sessionListeners.add(listener);
+    return () => this.sessionListeners.delete(listener);
+  }
+
+  /** S2: another server renamed or deleted a session; tells the listeners. */
+  sessionChangedElsewhere({ sessionId, change, from }: SessionNotice): void {
+    if (from === this.instance) return;
+    if (change === "deleted") this.announced?.delete(sessionId);
+    for (const listener of this.sessionListeners) {
+      try {
+        listener(sessionId, change);
+      } catch (error) {
+        console.error("session change listener failed:", error);
+      }
+    }
   }
 
   /**
@@ -253,7 +290,14 @@ export class SessionLog {
   /** W15: the list's title; the session keeps its place in the list. */
   rename(sessionId: string, title: string): SessionRecord {
     const changed = guardStorage("rename the session", () =>
-      this.db.run("UPDATE sessions SET title = ? WHERE id = ?", [title, sessionId]),
+      this.db.transaction(() => {
+        const result = this.db.run("UPDATE sessions SET title = ? WHERE id = ?", [
+          title,
+          sessionId,
+        ]);
+        if (result.changes > 0) this.announceChange(sessionId, "renamed");
+        return result;
+      }),
     );
     if (changed.changes === 0) throw new SessionNotFoundError(sessionId);
     return this.requireSession(sessionId);
@@ -263,7 +307,11 @@ export class SessionLog {
   deleteSession(sessionId: string): void {
     // Entries and todos go with the row (ON DELETE CASCADE).
     const deleted = guardStorage("delete the session", () =>
-      this.db.run("DELETE FROM sessions WHERE id = ?", [sessionId]),
+      this.db.transaction(() => {
+        const result = this.db.run("DELETE FROM sessions WHERE id = ?", [sessionId]);
+        if (result.changes > 0) this.announceChange(sessionId, "deleted");
+        return result;
+      }),
     );
     if (deleted.changes === 0) throw new SessionNotFoundError(sessionId);
     this.announced?.delete(sessionId);
@@ -306,6 +354,14 @@ export class SessionLog {
     if (entry.kind === "interaction.resolved" && this.isResolved(sessionId, entry.interactionId)) {
       throw new AlreadyResolvedError(entry.interactionId);
     }
+    // S2: servers that restored one question each start its countdown; the first one counts.
+    if (
+      entry.kind === "interaction.countdown" &&
+      entry.countdown.phase !== "paused" &&
+      this.hasCountdown(sessionId, entry.interactionId)
+    ) {
+      throw new CountdownTakenError(entry.interactionId);
+    }
     this.db.run(
       "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
       [sessionId, seq, at, entry.kind, JSON.stringify(entry), interactionId],
@@ -332,6 +388,26 @@ export class SessionLog {
       ]);
     }
     return { seq, at, entry };
+  }
+
+  /** S2: delivered to every listening server when (and only if) the transaction commits. */
+  private announceChange(sessionId: string, change: SessionChange): void {
+    if (this.db.dialect !== "postgres") return;
+    this.db.run("SELECT pg_notify(?, ?)", [
+      SESSION_CHANNEL,
+      sessionPayload({ sessionId, change, from: this.instance }),
+    ]);
+  }
+
+  private hasCountdown(sessionId: string, interactionId: string): boolean {
+    return (
+      this.db.get(
+        `SELECT 1 AS found FROM entries ${this.indexedBy("entries_by_interaction")}
+         WHERE session_id = ? AND interaction_id = ? AND kind = 'interaction.countdown'
+           AND interaction_id IS NOT NULL`,
+        [sessionId, interactionId],
+      ) !== undefined
+    );
   }
 
   private isResolved(sessionId: string, interactionId: string): boolean {

@@ -18,6 +18,11 @@ export interface SqlDb {
   /** Runs `work` in one transaction that takes the write lock first; nested calls join it. */
   transaction<T>(work: () => T): T;
   close(): void;
+  /**
+   * S2: how many connections the store has opened so far (PostgreSQL reconnects after a loss);
+   * a change means what lived on the old connection, such as advisory locks, is gone.
+   */
+  connections?(): number;
 }
 
 const adapters = new WeakMap<Database, SqlDb>();

@@ -74,7 +74,18 @@ export class WsRouter {
   private readonly unsubscribeInbox: () => void;
 
   constructor(private readonly deps: RouterDeps) {
-    this.unsubscribe = deps.log.subscribe((sessionId, stored) => this.onEntry(sessionId, stored));
+    const unsubscribeEntries = deps.log.subscribe((sessionId, stored) =>
+      this.onEntry(sessionId, stored),
+    );
+    // S2: the same frames a rename or delete made here sends.
+    const unsubscribeChanges = deps.log.subscribeSessionChanges((sessionId, change) => {
+      if (change === "renamed") this.upsertNow(sessionId);
+      else this.removed(sessionId);
+    });
+    this.unsubscribe = () => {
+      unsubscribeEntries();
+      unsubscribeChanges();
+    };
     this.unsubscribeInbox =
       deps.inbox?.onChange((frame) => this.clients.toAll(frame)) ?? (() => {});
   }
@@ -164,9 +175,7 @@ export class WsRouter {
         return;
       case "session.delete":
         await sessions.delete(frame.sessionId);
-        this.dirtySummaries.delete(frame.sessionId);
-        this.clients.forgetSession(frame.sessionId);
-        this.clients.toAll({ type: "session.removed", sessionId: frame.sessionId });
+        this.removed(frame.sessionId);
         return;
       case "turn.cancel":
         sessions.cancelTurn(frame.sessionId);
@@ -341,6 +350,12 @@ export class WsRouter {
     const ids = [...this.dirtySummaries];
     this.dirtySummaries.clear();
     for (const id of ids) this.upsertNow(id);
+  }
+
+  private removed(sessionId: string): void {
+    this.dirtySummaries.delete(sessionId);
+    this.clients.forgetSession(sessionId);
+    this.clients.toAll({ type: "session.removed", sessionId });
   }
 
   private upsertNow(sessionId: string): void {

@@ -6,6 +6,9 @@ import {
   type EntryNotice,
   parseCancelNotice,
   parseEntryNotice,
+  parseSessionNotice,
+  SESSION_CHANNEL,
+  type SessionNotice,
 } from "./entryChannel.ts";
 
 export interface EntryNotifications {
@@ -22,6 +25,8 @@ export interface EntryListenerCallbacks {
   onGap(): void;
   /** A server asked for the session's turn to stop; the one running it does. */
   onCancel?(notice: CancelNotice): void;
+  /** A session some server renamed or deleted. */
+  onSessionChange?(notice: SessionNotice): void;
 }
 
 const RETRY_MS = 500;
@@ -46,13 +51,20 @@ export async function listenForEntries(
         if (cancel) callbacks.onCancel?.(cancel);
         return;
       }
+      if (message.channel === SESSION_CHANNEL) {
+        const change = parseSessionNotice(message.payload);
+        if (change) callbacks.onSessionChange?.(change);
+        return;
+      }
       const notice = message.channel === ENTRY_CHANNEL && parseEntryNotice(message.payload);
       if (notice) callbacks.onEntry(notice);
     });
     fresh.on("error", () => lost(fresh));
     fresh.on("end", () => lost(fresh));
     await fresh.connect();
-    await fresh.query(`LISTEN ${ENTRY_CHANNEL}; LISTEN ${CANCEL_CHANNEL}`);
+    await fresh.query(
+      `LISTEN ${ENTRY_CHANNEL}; LISTEN ${CANCEL_CHANNEL}; LISTEN ${SESSION_CHANNEL}`,
+    );
     client = fresh;
   };
 

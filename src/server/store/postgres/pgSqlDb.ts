@@ -11,6 +11,7 @@ interface Reply {
   id: number;
   rows?: unknown[];
   rowCount?: number;
+  connections?: number;
   error?: { message: string; code: string };
 }
 
@@ -49,6 +50,7 @@ export function openPgSqlDb(url: string): SqlDb {
   let nextId = 0;
   let depth = 0;
   let closed = false;
+  let connections = 0;
   const placeholders = new Map<string, string>();
 
   const request = (message: Record<string, unknown>): Reply => {
@@ -71,6 +73,7 @@ export function openPgSqlDb(url: string): SqlDb {
         const reply = received.message as Reply;
         if (reply.id === id) {
           if (reply.error) throw new PgError(reply.error.message, reply.error.code);
+          if (reply.connections !== undefined) connections = reply.connections;
           return reply;
         }
         received = receiveMessageOnPort(replies);
@@ -117,6 +120,7 @@ export function openPgSqlDb(url: string): SqlDb {
         depth -= 1;
       }
     },
+    connections: () => connections,
     close: () => {
       if (closed) return;
       try {

@@ -17,6 +17,8 @@ const replies = workerData.replies;
 let client;
 // The connection a transaction began on: its later statements must not run on a new one.
 let transactionClient;
+// Sent with every reply: the main thread learns that session state (advisory locks) was lost.
+let connections = 0;
 
 async function connected() {
   if (client) return client;
@@ -27,6 +29,7 @@ async function connected() {
   fresh.on("error", forget);
   fresh.on("end", forget);
   await fresh.connect();
+  connections += 1;
   client = fresh;
   return client;
 }
@@ -58,7 +61,12 @@ parentPort.on("message", async (request) => {
     if (request.sql === "COMMIT" || request.sql === "ROLLBACK") transactionClient = undefined;
     const result = await db.query(request.sql, request.params);
     const last = Array.isArray(result) ? result[result.length - 1] : result;
-    reply({ id: request.id, rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 });
+    reply({
+      id: request.id,
+      rows: last?.rows ?? [],
+      rowCount: last?.rowCount ?? 0,
+      connections,
+    });
   } catch (error) {
     // No SQLSTATE: the connection itself failed; the next request opens a new one.
     if (!/^[0-9A-Z]{5}$/.test(String(error?.code ?? "")) && client && !request.close) {
