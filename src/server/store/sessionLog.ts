@@ -60,6 +60,15 @@ interface EntryRow {
 }
 
 /**
+ * Seqs are 32-bit columns on PostgreSQL, which refuses a larger bound outright; "before
+ * everything" (`Number.MAX_SAFE_INTEGER`, `Infinity`) is the largest seq a session can hold.
+ */
+const MAX_SEQ = 2_147_483_647;
+function seqBound(beforeSeq: number): number {
+  return Math.min(beforeSeq, MAX_SEQ);
+}
+
+/**
  * The append-only session log. Every change to a session is an entry: validated, written in
  * one transaction with the next per-session seq, and only then announced to listeners, so a
  * client never sees an entry the database does not hold (R6).
@@ -214,7 +223,7 @@ export class SessionLog {
       let bytes = 0;
       let counted = 0;
       // Read newest first in pages, so a long log is never read whole.
-      for (let before = beforeSeq; ; ) {
+      for (let before = seqBound(beforeSeq); ; ) {
         const page = this.db.all<EntryRow & { kind: string }>(
           `SELECT seq, at, kind, body FROM entries WHERE session_id = ? AND seq < ?
            ORDER BY seq DESC LIMIT ${WINDOW_PAGE}`,
@@ -243,7 +252,7 @@ export class SessionLog {
       this.db.get<EntryRow>(
         `SELECT seq, at, body FROM entries ${this.indexedBy("entries_by_kind")}
          WHERE session_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
-        [sessionId, kind, beforeSeq],
+        [sessionId, kind, seqBound(beforeSeq)],
       ),
     );
     return row && toStored(row);
@@ -262,7 +271,7 @@ export class SessionLog {
                  AND x.kind = 'interaction.resolved'
              )
            ORDER BY r.seq`,
-          [sessionId, beforeSeq],
+          [sessionId, seqBound(beforeSeq)],
         )
         .map(toStored),
     );
@@ -281,7 +290,7 @@ export class SessionLog {
          WHERE session_id = ? AND interaction_id = ? AND kind = ? AND interaction_id IS NOT NULL
            AND seq < ?
          ORDER BY seq DESC LIMIT 1`,
-        [sessionId, interactionId, kind, beforeSeq],
+        [sessionId, interactionId, kind, seqBound(beforeSeq)],
       ),
     );
     return row && toStored(row);

@@ -119,6 +119,20 @@ export function describeStore(name: string, newLocation: NewStoreLocation): void
       expect(seqs(small)).toEqual([lastSeq]);
     });
 
+    it("[S1] a bound of 'before everything' (Number.MAX_SAFE_INTEGER) reads to the end on every backend", () => {
+      store.log.append("s1", { kind: "user.message", text: "first" });
+      store.log.append("s1", { kind: "user.message", text: "last" });
+      const end = Number.MAX_SAFE_INTEGER;
+      expect(store.log.latestOfKind("s1", "user.message", end)?.entry).toEqual({
+        kind: "user.message",
+        text: "last",
+      });
+      expect(
+        seqs(store.log.entriesBefore("s1", end, { maxEntries: 10, maxBytes: 10_000 })),
+      ).toEqual(seqs(store.log.entriesBefore("s1", 1_000, { maxEntries: 10, maxBytes: 10_000 })));
+      expect(store.log.openRequests("s1", end)).toEqual([]);
+    });
+
     it("[S1] keeps interactions and drafts: the open requests, the latest draft, the latest of a kind", () => {
       store.log.append("s1", question("q1"));
       store.log.append("s1", question("q2"));
