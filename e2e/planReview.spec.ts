@@ -332,6 +332,66 @@ test.describe("review_plan over MCP with the SDK client", () => {
     await agent.close();
   });
 
+  test("[V10][V1][V2] comments given by keyboard over an agent's plan: request changes returns them with their anchors, in plan order, as structured content and as text", async ({
+    page,
+    server,
+  }) => {
+    const { agent, questions } = await openAgentSession(page, server);
+    const plan =
+      "# Plan: rename the config loader\n\n## Steps\n\n1. Rename `loadConfig` to `readConfig`.\n2. Update the callers.\n";
+    const reviewed = agent.callTool({ name: "review_plan", arguments: { plan } });
+    await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
+    const card = questions.planCard(questions.copy["planReview.cardName"]);
+    const body = card.getByRole("region", { name: questions.copy["planReview.body"] });
+    // Rendered, not the plain text shown while the markdown code loads: its blocks take comments.
+    await expect(body.getByRole("heading", { name: "Steps" })).toBeVisible();
+
+    // Blocks: the title, Steps, step 1, step 2. The later step first: the answer is in plan order.
+    const comment = async (keys: string[], text: string) => {
+      await body.focus();
+      for (const key of keys) await page.keyboard.press(key);
+      await page.keyboard.press("c");
+      await expect(card.getByRole("textbox", { name: /^Your comment on/ })).toBeFocused();
+      await page.keyboard.type(text);
+      await page.keyboard.press("Control+Enter");
+      await expect(body.getByText(text)).toBeVisible();
+      await expect(body).toBeFocused();
+    };
+    await comment(["j", "j", "j", "j"], "Keep the old name as an alias");
+    await comment(["k"], "Name the file it lives in");
+    await card
+      .getByRole("button", {
+        name: questions.copy["planReview.requestChanges_other"].replace("{{count}}", "2"),
+      })
+      .click();
+
+    const reply = (await reviewed) as ReviewReply;
+    const structured = reply.structuredContent as {
+      verdict: string;
+      comments: {
+        text: string;
+        anchor: { quote: string; headingPath: string[]; lines: { start: number; end: number } };
+      }[];
+    };
+    expect(structured.verdict).toBe("feedback");
+    expect(structured.comments.map((c) => [c.text, c.anchor.quote, c.anchor.lines])).toEqual([
+      ["Name the file it lives in", "Rename loadConfig to readConfig.", { start: 5, end: 5 }],
+      ["Keep the old name as an alias", "Update the callers.", { start: 6, end: 6 }],
+    ]);
+    expect(structured.comments[0]?.anchor.headingPath).toEqual([
+      "Plan: rename the config loader",
+      "Steps",
+    ]);
+    const text = reply.content[0]?.text ?? "";
+    expect(text).toContain(
+      '<comment number="1" lines="5" section="Plan: rename the config loader > Steps">',
+    );
+    expect(text.indexOf("Name the file it lives in")).toBeLessThan(
+      text.indexOf("Keep the old name as an alias"),
+    );
+    await agent.close();
+  });
+
   test("[V7][V10] a question over MCP: the agent gets it as no verdict; its answer shows in the transcript and the same plan sent again is marked unchanged", async ({
     page,
     server,

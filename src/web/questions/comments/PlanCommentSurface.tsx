@@ -90,6 +90,10 @@ export function PlanCommentSurface({
   const layerRef = useRef<HTMLDivElement>(null);
   const [blocks, setBlocks] = useState<DomBlock[]>([]);
   const [active, setActive] = useState(-1);
+  // Keys pressed faster than React re-renders must each move from where the last one left
+  // the mark, not from the block of the last render (j j j j moved only once or twice).
+  const activeNow = useRef(active);
+  activeNow.current = active;
   const [selection, setSelection] = useState<Draft | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const wide = useMarginLayout();
@@ -113,6 +117,16 @@ export function PlanCommentSurface({
   );
   const marked = useRef(new Set<HTMLElement>()).current;
   useEffect(() => warmPlanLines(plan), [plan]);
+  const blocksNow = useRef(blocks);
+  blocksNow.current = blocks;
+  // A key pressed before the renderer paused finds no blocks yet: read them at once then.
+  const readBlocksNow = useCallback((): DomBlock[] => {
+    const markdown = planRef.current?.querySelector(".markdown:not(.markdown-plain)");
+    const read = markdown ? readDomBlocks(markdown) : [];
+    blocksNow.current = read;
+    setBlocks(read);
+    return read;
+  }, []);
 
   // The renderer adds pieces over several tasks; the blocks are read once it pauses, so reading
   // them never adds work to each of its steps (the plan's first screen stays as fast).
@@ -227,6 +241,7 @@ export function PlanCommentSurface({
     if (region === null) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.target !== region || event.altKey || event.ctrlKey || event.metaKey) return;
+      const blocks = blocksNow.current.length > 0 ? blocksNow.current : readBlocksNow();
       if (blocks.length === 0) return;
       const step =
         event.key === "j" || event.key === "ArrowDown"
@@ -234,27 +249,30 @@ export function PlanCommentSurface({
           : event.key === "k" || event.key === "ArrowUp"
             ? -1
             : 0;
+      const current = activeNow.current;
       if (step !== 0) {
         event.preventDefault();
         const next =
-          active < 0
+          current < 0
             ? step > 0
               ? 0
               : blocks.length - 1
-            : Math.min(blocks.length - 1, Math.max(0, active + step));
+            : Math.min(blocks.length - 1, Math.max(0, current + step));
+        activeNow.current = next;
         setActive(next);
         setSelection(null);
         blocks[next]?.elements[0]?.scrollIntoView?.({ block: "nearest" });
-      } else if ((event.key === "c" || event.key === "Enter") && active >= 0) {
+      } else if ((event.key === "c" || event.key === "Enter") && current >= 0) {
         event.preventDefault();
-        openDraft({ block: active, quote: blocks[active]?.text ?? "", endBlock: active });
-      } else if (event.key === "Escape" && active >= 0) {
+        openDraft({ block: current, quote: blocks[current]?.text ?? "", endBlock: current });
+      } else if (event.key === "Escape" && current >= 0) {
+        activeNow.current = -1;
         setActive(-1);
       }
     };
     region.addEventListener("keydown", onKey);
     return () => region.removeEventListener("keydown", onKey);
-  }, [regionRef, blocks, active, openDraft]);
+  }, [regionRef, readBlocksNow, openDraft]);
 
   function onPointerUp() {
     const picked = window.getSelection();

@@ -100,6 +100,20 @@ describe("plan comments (V1–V3)", () => {
     expect(screen.queryByRole("textbox", { name: /Your comment on/ })).not.toBeInTheDocument();
   });
 
+  it("[V1] keys pressed faster than the page re-renders each move the mark one block", async () => {
+    setup();
+    await blocksReady();
+    region().focus();
+    // Three presses in one task, as a fast typist or a test driver sends them: no render between.
+    act(() => {
+      for (let press = 0; press < 3; press++) {
+        region().dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true }));
+      }
+    });
+    const marked = within(region()).getByText("Add the migration", { selector: "li" });
+    await waitFor(() => expect(marked).toHaveAttribute("data-qmark", "active"));
+  });
+
   it("[V1] a comment shows beside its block, is saved as a draft, and can be edited and removed", async () => {
     const { props, user } = setup();
     await blocksReady();
