@@ -3,21 +3,11 @@ import { FakeClock } from "../interactions/fakeClock.ts";
 import { CountdownTakenError } from "../store/errors.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { openStore } from "../store/store.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 
 describe("[S2] each deadline fires once across servers", () => {

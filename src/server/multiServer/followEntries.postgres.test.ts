@@ -1,18 +1,8 @@
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 
 describe("[S2] two servers on one PostgreSQL follow each other's entries", () => {

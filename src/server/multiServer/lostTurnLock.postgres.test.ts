@@ -1,22 +1,11 @@
 import pg from "pg";
+import { TURN_LOCK_SPACE } from "../store/postgres/pgTurnLocks.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
-/** The first half of a turn lock's advisory key (pgTurnLocks). */
-const TURN_LOCK_SPACE = 0x706c7474;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("[S2] a store connection that drops loses its turn locks, and the server notices", () => {

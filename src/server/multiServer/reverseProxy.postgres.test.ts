@@ -4,23 +4,13 @@ import { join } from "node:path";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { CliProcess } from "../testing/cliProcess.ts";
 import { tempDir } from "../testing/helpers.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs } from "../testing/serversOnPostgres.ts";
 import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 const TOKEN = "proxy-test-token";
 

@@ -2,29 +2,18 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { TURN_LOCK_SPACE } from "../store/postgres/pgTurnLocks.ts";
 import { CliProcess } from "../testing/cliProcess.ts";
 import { tempDir } from "../testing/helpers.ts";
+import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs } from "../testing/serversOnPostgres.ts";
 import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
 const scenario = `
-turns:
-  - match: ask
-    steps:
-      - tools:
-          - name: AskUserQuestion
-            input:
-              questions:
-                - question: Which colour?
-                  header: Colour
-                  multiSelect: false
-                  options: [{ label: Red }, { label: Blue }]
-      - say: "Noted: {{result}}"
+turns:${ASK_COLOUR_TURN}
 `;
 const DEADLINE_MS = 8_000;
-/** The first half of a turn lock's advisory key (pgTurnLocks). */
-const TURN_LOCK_SPACE = 0x706c7474;
 
 let postgres: TestPostgres;
 let dir: ReturnType<typeof tempDir>;

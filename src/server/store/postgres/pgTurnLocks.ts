@@ -2,7 +2,7 @@ import type { TurnLocks } from "../../sessions/turnLocks.ts";
 import type { SqlDb } from "../sqlDb.ts";
 
 /** The first half of every turn lock's key ("pltt"); the second is the session id's hash. */
-const TURN_LOCK_SPACE = 0x706c7474;
+export const TURN_LOCK_SPACE = 0x706c7474;
 
 /** How often a server holding locks checks its connection is still the one that took them. */
 const CHECK_EVERY_MS = 250;
