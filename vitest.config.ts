@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
     environment: "node",
     setupFiles: ["src/test-setup.ts"],
+    // One PostgreSQL cluster for the whole run (each file makes its own databases on it).
+    globalSetup: ["src/server/testing/postgresGlobalSetup.ts"],
     testTimeout: 20_000,
   },
 });

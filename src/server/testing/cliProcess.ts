@@ -15,8 +15,12 @@ export class CliProcess {
     });
   }
 
+  /**
+   * `npm start` itself: the launcher runs the bundled server (rebuilt first when its sources
+   * changed), which starts about three times faster than the sources under tsx.
+   */
   static spawn(args: string[]): CliProcess {
-    return CliProcess.node(["--import", "tsx", "src/server/cli.ts", ...args], root);
+    return CliProcess.node(["scripts/start.mjs", ...args], root);
   }
 
   /** `node <args>` in `cwd`, e.g. the `npm start` launcher of a copy of the project. */
