@@ -45,9 +45,12 @@ export class PlangateServer {
    */
   async start(port = 0, extraArgs: string[] = []): Promise<void> {
     this.output = "";
-    // What `npm start` runs: the bundled server, rebuilt first when its sources changed.
+    // What `npm start` runs: the bundled server, rebuilt first when its sources changed. Always
+    // --no-build: `npm run e2e` builds the page once before the run, and a server rebuilding
+    // dist/ mid-run would stall its own test and change the page under the others.
     const args = [
       join(root, "scripts/start.mjs"),
+      "--no-build",
       "--port",
       String(port),
       "--workspace",
