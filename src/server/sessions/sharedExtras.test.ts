@@ -5,7 +5,7 @@ import {
   askUserQuestionTool,
   type FilledAskUserQuestionInput,
 } from "../tools/askUserQuestion.ts";
-import type { ToolContract, ToolContextExtras } from "../tools/contract.ts";
+import type { ToolContextExtras, ToolContract } from "../tools/contract.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { ToolExecutor } from "./toolExecutor.ts";
 
