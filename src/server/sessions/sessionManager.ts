@@ -479,7 +479,7 @@ export class SessionManager {
     const tools = this.deps.tools.specs();
     this.remindMode(sessionId, mode);
     this.remindTodos(sessionId, tools, continuation);
-    const projection = this.projections.get(sessionId);
+    const projection = this.projections.withConversation(sessionId);
     const seenSeq = projection.seq();
     const provider = this.deps.providerFor(session.model);
     const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({
