@@ -88,7 +88,7 @@ export class InboxFeed {
       for (const item of current) {
         const old = before.get(item.request.interactionId);
         before.delete(item.request.interactionId);
-        if (!old || JSON.stringify(old) !== JSON.stringify(item)) frame.upserted.push(item);
+        if (!old || !sameItem(old, item)) frame.upserted.push(item);
       }
       frame.removed.push(...before.keys());
       if (current.length > 0) this.sent.set(sessionId, current);
@@ -98,4 +98,22 @@ export class InboxFeed {
     if (frame.upserted.length === 0 && frame.removed.length === 0) return;
     for (const listener of this.listeners) listener(frame);
   }
+}
+
+/**
+ * A pending interaction's request never changes, so it is compared by reference; only its
+ * small countdown and draft are compared as JSON. Whole items as JSON made every question a
+ * burst added to a session cost a stringify of every question queued before it, twice.
+ */
+function sameItem(old: InboxItem, item: InboxItem): boolean {
+  return (
+    old.request === item.request &&
+    old.position === item.position &&
+    sameJson(old.countdown, item.countdown) &&
+    sameJson(old.draft, item.draft)
+  );
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }

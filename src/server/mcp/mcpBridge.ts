@@ -26,7 +26,7 @@ import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
 import { SqliteEventStore } from "./sqliteEventStore.ts";
-import { canonicalJson, WaitingCalls } from "./waitingCalls.ts";
+import { canonicalJson, type WaitingCall, WaitingCalls } from "./waitingCalls.ts";
 
 const SERVER_VERSION = "0.1.0";
 /** B4: comfortably inside the 15 s that keeps read timeouts of clients and proxies quiet. */
@@ -56,6 +56,55 @@ export interface McpBridgeDeps {
   keepAliveMs?: number;
   idleMs?: number;
   now?: () => number;
+}
+
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
+ * a waiting request holds this object instead of closures.
+ */
+class Waiter {
+  private beats = 0;
+  private readonly token: string | number | undefined;
+
+  constructor(
+    private readonly bridge: McpBridge,
+    private readonly connection: McpConnection,
+    private readonly call: WaitingCall,
+    private readonly extra: ToolExtra,
+  ) {
+    call.waiters += 1;
+    connection.calls.set(extra.requestId, call.tool);
+    extra.signal.addEventListener("abort", this, { once: true });
+    this.token = extra._meta?.progressToken;
+    if (this.token !== undefined) bridge.keepInformed(this);
+  }
+
+  handleEvent(): void {
+    this.bridge.withdraw(this.connection, this.call);
+  }
+
+  beat(): void {
+    this.beats += 1;
+    this.extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: {
+          progressToken: this.token as string | number,
+          progress: this.beats,
+          message: "waiting for the user in plangate",
+        },
+      })
+      .catch(() => {});
+  }
+
+  done(): void {
+    if (this.token !== undefined) this.bridge.stopInforming(this);
+    this.extra.signal.removeEventListener("abort", this);
+    this.call.waiters -= 1;
+    this.connection.calls.delete(this.extra.requestId);
+  }
 }
 
 /** One MCP session: an SDK server and its transport, for one agent process. */
@@ -108,6 +157,9 @@ export class McpBridge {
   /** B8: calls of each session left without a result by the last shutdown. */
   private readonly unfinished = new Map<string, ToolCallToRun[]>();
   private readonly responses = new Set<ServerResponse>();
+  /** B4: the waiting calls whose agents asked for progress, and the one timer that beats. */
+  private readonly informed = new Set<Waiter>();
+  private progress: ReturnType<typeof setInterval> | undefined;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closing = false;
 
@@ -184,6 +236,7 @@ export class McpBridge {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweeper);
+    clearInterval(this.progress);
     const connections = [...this.connections.values()];
     for (const connection of connections) {
       connection.quiet = true;
@@ -280,34 +333,55 @@ export class McpBridge {
     const call = this.waiting.join(sessionId, name, args, (signal) =>
       this.run(sessionId, name, args, signal),
     );
-    call.waiters += 1;
-    connection.calls.set(extra.requestId, name);
-    // B3: only the agent's own cancel withdraws the question; losing the connection does not.
-    const withdraw = () => {
-      if (connection.quiet || this.closing) return;
-      // Ending one MCP session (DELETE) leaves a call that another session of the agent awaits.
-      if (connection.ended && call.waiters > 1) return;
-      call.cancel(
-        connection.ended ? "the agent ended its MCP session" : "the agent cancelled the call",
-      );
-    };
-    extra.signal.addEventListener("abort", withdraw, { once: true });
-    const heartbeat = this.keepInformed(extra);
-    try {
-      const result = await call.result;
-      const heard = this.inbox.take(sessionId);
-      return {
-        content: [{ type: "text", text: result.output + heard }],
-        ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
-        isError: result.isError ?? false,
-      };
-    } finally {
-      clearInterval(heartbeat);
-      extra.signal.removeEventListener("abort", withdraw);
-      call.waiters -= 1;
-      connection.calls.delete(extra.requestId);
-      connection.lastSeen = this.now();
-    }
+    // Held as data while it waits: the request's listener, its progress and its cleanup; the
+    // result is chained, not awaited, so no suspended frame of this function waits with it.
+    const waiter = new Waiter(this, connection, call, extra);
+    return call.result.then(
+      (result) => {
+        waiter.done();
+        connection.lastSeen = this.now();
+        const heard = this.inbox.take(sessionId);
+        return {
+          content: [{ type: "text", text: result.output + heard }],
+          ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
+          isError: result.isError ?? false,
+        };
+      },
+      (error: unknown) => {
+        waiter.done();
+        connection.lastSeen = this.now();
+        throw error;
+      },
+    );
+  }
+
+  /** B3: only the agent's own cancel withdraws the question; losing the connection does not. */
+  withdraw(connection: McpConnection, call: WaitingCall): void {
+    if (connection.quiet || this.closing) return;
+    // Ending one MCP session (DELETE) leaves a call that another session of the agent awaits.
+    if (connection.ended && call.waiters > 1) return;
+    call.cancel(
+      connection.ended ? "the agent ended its MCP session" : "the agent cancelled the call",
+    );
+  }
+
+  /**
+   * B4: agents time out calls that take long (the SDK's default is a minute) unless progress
+   * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
+   * One timer beats for every waiting call that asked for progress.
+   */
+  keepInformed(waiter: Waiter): void {
+    this.informed.add(waiter);
+    this.progress ??= setInterval(() => {
+      for (const each of this.informed) each.beat();
+    }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
+  }
+
+  stopInforming(waiter: Waiter): void {
+    this.informed.delete(waiter);
+    if (this.informed.size > 0 || this.progress === undefined) return;
+    clearInterval(this.progress);
+    this.progress = undefined;
   }
 
   /** Runs the call; after a restart the same call still without a result is run again (B8). */
@@ -332,29 +406,6 @@ export class McpBridge {
       this.unfinished.set(sessionId, calls);
     }
     return calls;
-  }
-
-  /**
-   * B4: agents time out calls that take long (the SDK's default is a minute) unless progress
-   * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
-   */
-  private keepInformed(extra: RequestHandlerExtra<ServerRequest, ServerNotification>) {
-    const token = extra._meta?.progressToken;
-    if (token === undefined) return undefined;
-    let beats = 0;
-    return setInterval(() => {
-      beats += 1;
-      extra
-        .sendNotification({
-          method: "notifications/progress",
-          params: {
-            progressToken: token,
-            progress: beats,
-            message: "waiting for the user in plangate",
-          },
-        })
-        .catch(() => {});
-    }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */

@@ -54,12 +54,21 @@ export async function registerMcpRoute(
       url: MCP_PATH,
       preHandler: async (request, reply) => checkTransportRules(request, reply, bridge, access),
       handler: async (request, reply) => {
-        const body = (request as FastifyRequest & { mcpBody?: unknown }).mcpBody;
+        const held = request as FastifyRequest & { mcpBody?: unknown };
+        const body = held.mcpBody;
+        // A waiting call's request lives as long as the call: it keeps neither body text nor JSON.
+        held.mcpBody = undefined;
+        held.body = undefined;
         const target = await bridge.target(headerOf(request.headers["mcp-session-id"]), body);
         if (!target.ok) return rpcError(reply, target.status, target.code, target.message);
         reply.hijack();
         bridge.track(target.connection, reply.raw);
-        await target.connection.transport.handleRequest(request.raw, reply.raw, body);
+        // Not awaited: the stream may stay open for as long as a person takes to answer, and
+        // this handler has nothing left to do meanwhile.
+        target.connection.transport.handleRequest(request.raw, reply.raw, body).catch((error) => {
+          request.log.error(error);
+          reply.raw.destroy();
+        });
         return reply;
       },
     });

@@ -1,5 +1,5 @@
 import type { McpToolResult } from "./mcpTools.ts";
-import { WaitingCalls } from "./waitingCalls.ts";
+import { callKey, WaitingCalls } from "./waitingCalls.ts";
 
 describe("waiting calls (B3)", () => {
   it("[B3] the same call, arguments in any key order, joins the one waiting; another call starts its own; a finished one is forgotten", async () => {
@@ -36,5 +36,15 @@ describe("waiting calls (B3)", () => {
     call.cancel("the agent cancelled the call");
     expect(seen?.aborted).toBe(true);
     expect(seen?.reason).toBe("the agent cancelled the call");
+  });
+
+  it("[B3] a waiting call is keyed by a digest of its arguments, so a 200 KB plan is not held a second time", () => {
+    const plan = "# Plan\n".padEnd(200_000, "x");
+    const key = callKey("sess_1", "review_plan", { plan });
+    expect(key.length).toBeLessThan(64);
+    expect(callKey("sess_1", "review_plan", { plan })).toBe(key);
+    expect(callKey("sess_1", "review_plan", { plan: `${plan}y` })).not.toBe(key);
+    expect(callKey("sess_2", "review_plan", { plan })).not.toBe(key);
+    expect(callKey("sess_1", "ask_user_question", { plan })).not.toBe(key);
   });
 });

@@ -13,26 +13,40 @@ export class TurnAborted extends Error {
  */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, graceMs = 0): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => {
-      if (graceMs <= 0) reject(new TurnAborted());
-      else timer = setTimeout(() => reject(new TurnAborted()), graceMs);
-    };
-    const settle = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
+    const watch = new AbortWatch(signal, graceMs, reject);
     promise.then(
       (value) => {
-        settle();
+        watch.end();
         resolve(value);
       },
       (error: unknown) => {
-        settle();
+        watch.end();
         reject(signal.aborted ? new TurnAborted() : error);
       },
     );
   });
+}
+
+/** The signal's listener as an object, not closures: a waiting question holds one of these. */
+class AbortWatch {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly graceMs: number,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    if (signal.aborted) this.handleEvent();
+    else signal.addEventListener("abort", this, { once: true });
+  }
+
+  handleEvent(): void {
+    if (this.graceMs <= 0) this.reject(new TurnAborted());
+    else this.timer = setTimeout(() => this.reject(new TurnAborted()), this.graceMs);
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.signal.removeEventListener("abort", this);
+  }
 }

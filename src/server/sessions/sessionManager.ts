@@ -311,21 +311,24 @@ export class SessionManager {
         input: call.input,
       });
     }
-    let result: ToolResult;
-    try {
-      result = await this.executor.run(
-        sessionId,
-        call,
-        () => this.modes.get(sessionId),
-        signal,
-        tools,
+    // Chained, not awaited: a burst of calls waiting on the user holds no suspended frames here.
+    return this.executor
+      .run(sessionId, call, () => this.modes.get(sessionId), signal, tools)
+      .then(
+        (result) => {
+          this.recordResult(sessionId, call, result);
+          return result;
+        },
+        (error: unknown) => {
+          const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
+          const result: ToolResult = {
+            output: `${call.name} produced no result: ${why}.`,
+            isError: true,
+          };
+          this.recordResult(sessionId, call, result);
+          return result;
+        },
       );
-    } catch (error) {
-      const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
-      result = { output: `${call.name} produced no result: ${why}.`, isError: true };
-    }
-    this.recordResult(sessionId, call, result);
-    return result;
   }
 
   private recordResult(sessionId: string, call: ToolCallToRun, result: ToolResult): void {
@@ -476,7 +479,7 @@ export class SessionManager {
     const tools = this.deps.tools.specs();
     this.remindMode(sessionId, mode);
     this.remindTodos(sessionId, tools, continuation);
-    const projection = this.projections.get(sessionId);
+    const projection = this.projections.withConversation(sessionId);
     const seenSeq = projection.seq();
     const provider = this.deps.providerFor(session.model);
     const system = (this.deps.systemPrompt ?? defaultSystemPrompt)({

@@ -1,4 +1,9 @@
-import type { ExecutionMode, PlanRevision, StoredEntry } from "../../protocol/index.ts";
+import {
+  type ExecutionMode,
+  isDrivenOverMcp,
+  type PlanRevision,
+  type StoredEntry,
+} from "../../protocol/index.ts";
 import { CompactionSummaries, type WeighedConversation } from "../plan/compaction.ts";
 import { PlanRevisions } from "../plan/planRevisions.ts";
 import { type ModeReminder, PlanHistory } from "../plan/reminders.ts";
@@ -29,8 +34,14 @@ export class SessionProjection {
   /** Kept with the conversation so the compaction summary grows with it, not from scratch. */
   readonly summaries = new CompactionSummaries();
 
-  static fromEntries(entries: readonly StoredEntry[]): SessionProjection {
-    const projection = new SessionProjection();
+  /**
+   * X1: an agent over MCP keeps its own conversation; its session's projection folds none,
+   * so each of its calls (input and result) is not held in memory for the session's life.
+   */
+  constructor(readonly conversational = true) {}
+
+  static fromEntries(entries: readonly StoredEntry[], conversational = true): SessionProjection {
+    const projection = new SessionProjection(conversational);
     for (const stored of entries) projection.add(stored);
     return projection;
   }
@@ -43,9 +54,11 @@ export class SessionProjection {
     if (entry.kind === "turn.started") this.turnOpen = true;
     if (entry.kind === "turn.ended") this.turnOpen = false;
     // The approving call's message is the last one; the conversation restarts from it.
-    if (entry.kind === "plan.approved" && entry.fresh)
-      this.freshCut = this.conversation.settledCount();
-    this.conversation.add(entry);
+    if (this.conversational) {
+      if (entry.kind === "plan.approved" && entry.fresh)
+        this.freshCut = this.conversation.settledCount();
+      this.conversation.add(entry);
+    }
     this.dangling.add(entry);
     this.planHistory.add(entry);
     this.planRevisions.add(entry);
@@ -119,13 +132,33 @@ export class SessionProjections {
   /** The session's projection, built from its log on first use. */
   get(sessionId: string): SessionProjection {
     return (
-      this.bySession.get(sessionId) ?? this.load(sessionId, this.log.entriesAfter(sessionId, 0))
+      this.bySession.get(sessionId) ??
+      this.load(
+        sessionId,
+        this.log.entriesAfter(sessionId, 0),
+        !isDrivenOverMcp(this.log.getSession(sessionId)?.model ?? ""),
+      )
     );
   }
 
+  /**
+   * For a model turn: the projection with the model's conversation. A session an MCP agent
+   * drove (whose projection folded none) reads it from the log once, should a model take over.
+   */
+  withConversation(sessionId: string): SessionProjection {
+    const projection = this.get(sessionId);
+    return projection.conversational
+      ? projection
+      : this.load(sessionId, this.log.entriesAfter(sessionId, 0));
+  }
+
   /** Builds the projection from entries the caller has just read from the log. */
-  load(sessionId: string, entries: readonly StoredEntry[]): SessionProjection {
-    const projection = SessionProjection.fromEntries(entries);
+  load(
+    sessionId: string,
+    entries: readonly StoredEntry[],
+    conversational = true,
+  ): SessionProjection {
+    const projection = SessionProjection.fromEntries(entries, conversational);
     this.bySession.set(sessionId, projection);
     return projection;
   }

@@ -13,6 +13,7 @@ import type {
 import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
 import type { LoggedStep } from "./callSteps.ts";
+import { SharedExtras } from "./sharedExtras.ts";
 
 /** How long a stopped tool may take to report how it ended (Q8) before the turn moves on. */
 const STOP_GRACE_MS = 1_000;
@@ -43,7 +44,11 @@ export interface ToolExecutorDeps {
  * ended; only one that fails or outlasts the grace period escapes as `TurnAborted`.
  */
 export class ToolExecutor {
-  constructor(private readonly deps: ToolExecutorDeps) {}
+  private readonly extras: SharedExtras | undefined;
+
+  constructor(private readonly deps: ToolExecutorDeps) {
+    this.extras = deps.contextFor && new SharedExtras(deps.contextFor);
+  }
 
   async run(
     sessionId: string,
@@ -70,40 +75,81 @@ export class ToolExecutor {
         `The input for ${call.name} is invalid; fix these fields and call it again:\n${problems.join("\n")}`,
       );
     }
-    const input = parsed.data;
     const context: ToolContext = {
-      ...this.deps.contextFor?.(sessionId),
+      ...this.extras?.acquire(sessionId),
       sessionId,
       toolCallId: call.callId,
       workspace: this.deps.workspace,
       signal,
       mode,
     };
-
-    // A7: a call re-run after a restart whose step was resolved before it runs from that
-    // resolution; it was the call's permission, given under the mode of its time.
-    const logged = this.deps.stepOf?.(sessionId, call.callId);
-    let step: StepResult;
-    if (logged?.kind === "question" && contract.userStep) {
-      step = this.fill(contract, input, toAskOutcome(logged.outcome));
-    } else if (logged?.kind === "permission" && !contract.userStep) {
-      const refusal = await this.permitted(tool, call, input, toPermissionOutcome(logged.outcome));
-      step = refusal
-        ? { type: "refused", result: refusal }
-        : { type: "filled", input, auto: false };
-    } else {
-      step = await this.permissionStep(sessionId, tool, call, input, mode, context, signal);
-    }
-    if (step.type === "refused") return step.result;
-
-    const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
+    const input = parsed.data;
+    // Chained, not awaited: a call waiting on the user holds one reaction here, not a
+    // suspended async function with its frame.
+    let stepped: Promise<StepResult>;
     try {
-      return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
+      stepped = this.stepOf(sessionId, tool, call, input, mode, context, signal);
     } catch (error) {
-      if (signal.aborted) throw error;
-      return failure(
-        `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      this.extras?.release(sessionId);
+      throw error;
+    }
+    return stepped.then(
+      (step) => this.afterStep(sessionId, contract, call, step, context, signal),
+      (error: unknown) => {
+        this.extras?.release(sessionId);
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * A7: a call re-run after a restart whose step was resolved before it runs from that
+   * resolution; it was the call's permission, given under the mode of its time.
+   */
+  private stepOf(
+    sessionId: string,
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    mode: () => ExecutionMode,
+    context: ToolContext,
+    signal: AbortSignal,
+  ): Promise<StepResult> {
+    const contract = tool as ToolContract<unknown>;
+    const logged = this.deps.stepOf?.(sessionId, call.callId);
+    if (logged?.kind === "question" && contract.userStep) {
+      return Promise.resolve(this.fill(contract, input, toAskOutcome(logged.outcome)));
+    }
+    if (logged?.kind === "permission" && !contract.userStep) {
+      return this.permitted(tool, call, input, toPermissionOutcome(logged.outcome)).then(
+        (refusal): StepResult =>
+          refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false },
       );
+    }
+    return this.permissionStep(sessionId, tool, call, input, mode, context, signal);
+  }
+
+  private async afterStep(
+    sessionId: string,
+    contract: ToolContract<unknown>,
+    call: ToolCallToRun,
+    step: StepResult,
+    context: ToolContext,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    try {
+      if (step.type === "refused") return step.result;
+      const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
+      try {
+        return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return failure(
+          `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    } finally {
+      this.extras?.release(sessionId);
     }
   }
 
@@ -140,7 +186,7 @@ export class ToolExecutor {
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
    * decision carrying the filled input, which is re-validated before the handler sees it.
    */
-  private async askUserStep(
+  private askUserStep(
     sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
@@ -149,10 +195,15 @@ export class ToolExecutor {
     signal: AbortSignal,
   ): Promise<StepResult> {
     const step = contract.userStep!;
-    let outcome: AskOutcome;
+    const refused = (error: unknown): StepResult => {
+      if (signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
+    };
+    let asked: Promise<AskOutcome>;
     try {
       const request = step.request(input, context);
-      outcome = await untilAborted(
+      asked = untilAborted(
         this.deps.interactions.askQuestions(
           sessionId,
           { toolName: step.asker, toolCallId: call.callId, ...request },
@@ -162,11 +213,10 @@ export class ToolExecutor {
         STOP_GRACE_MS,
       );
     } catch (error) {
-      if (signal.aborted) throw error;
-      const why = error instanceof Error ? error.message : String(error);
-      return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
+      return Promise.resolve().then(() => refused(error));
     }
-    return this.fill(contract, input, outcome);
+    // Chained, not awaited (see run): the outcome fills the input, a failure refuses.
+    return asked.then((outcome) => this.fill(contract, input, outcome), refused);
   }
 
   private fill(contract: ToolContract<unknown>, input: unknown, outcome: AskOutcome): StepResult {
