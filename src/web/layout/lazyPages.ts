@@ -1,4 +1,5 @@
 import { lazy } from "react";
+import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
 
 // Pages that no first card needs load on first use (issue 15); preloadPages fetches them once
 // the first screen is up, so opening one later rarely waits.
@@ -10,9 +11,13 @@ export const SettingsPage = lazy(() =>
 );
 export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
 
-/** Fetches the lazy pages in idle time; a failed fetch is retried when the page is opened. */
+/**
+ * Fetches the lazy pages and the plan-review card's code in idle time, so a later plan card
+ * finds its code in place; a failed fetch is retried when the page or card is opened.
+ */
 export function preloadPages(): void {
   const fetchAll = () => {
+    prefetchPlanReview().catch(() => {});
     loadSettings().catch(() => {});
     loadInbox().catch(() => {});
   };
