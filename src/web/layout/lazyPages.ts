@@ -12,15 +12,12 @@ export const SettingsPage = lazy(() =>
 export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
 
 /**
- * Fetches the lazy pages and the plan-review card's code in idle time, so a later plan card
- * finds its code in place; a failed fetch is retried when the page or card is opened.
+ * Fetches the lazy pages and the plan-review card's code; main.tsx calls it once the first
+ * screen is painted, so a later plan card finds its code in place. A failed fetch is retried
+ * when the page or card is opened.
  */
 export function preloadPages(): void {
-  const fetchAll = () => {
-    prefetchPlanReview().catch(() => {});
-    loadSettings().catch(() => {});
-    loadInbox().catch(() => {});
-  };
-  if ("requestIdleCallback" in window) window.requestIdleCallback(fetchAll, { timeout: 1000 });
-  else setTimeout(fetchAll, 1000);
+  prefetchPlanReview().catch(() => {});
+  loadSettings().catch(() => {});
+  loadInbox().catch(() => {});
 }
