@@ -17,7 +17,11 @@ export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: mod
  * when the page or card is opened.
  */
 export function preloadPages(): void {
-  prefetchPlanReview().catch(() => {});
-  loadSettings().catch(() => {});
-  loadInbox().catch(() => {});
+  // The pages wait for the plan card's code: a first plan card may be waiting for it.
+  prefetchPlanReview()
+    .catch(() => {})
+    .finally(() => {
+      loadSettings().catch(() => {});
+      loadInbox().catch(() => {});
+    });
 }

@@ -25,20 +25,32 @@ function loadPanel(): Promise<{ default: Panel }> {
   return loading;
 }
 
+// A plan card needs the markdown chunk too: both are fetched at once, and the card shows when
+// both are in, so a first plan card appears once, rendered, not as plain text first. A failed
+// markdown fetch leaves the plan as plain text (Markdown's own fallback), never no card.
+let mounting: Promise<{ default: Panel }> | null = null;
 const LazyPanel = lazy(() => {
-  // A plan card needs the markdown chunk too: fetch both at once, not one after the other.
-  prefetchMarkdown().catch(() => {});
-  return loadPanel();
+  mounting ??= Promise.all([loadPanel(), prefetchMarkdown().catch(() => {})]).then(
+    ([panel]) => panel,
+    (error: unknown) => {
+      mounting = null;
+      throw error;
+    },
+  );
+  return mounting;
 });
 
-/** Fetches the plan card's code ahead of use. */
+/**
+ * Fetches the plan card's code ahead of use; settles after a plan card that is mounting now has
+ * its code and markdown, so what is fetched after it does not compete with that card.
+ */
 export function prefetchPlanReview(): Promise<unknown> {
-  return loadPanel();
+  return mounting ?? loadPanel();
 }
 
 /**
- * I5's card, loaded on first use. Until its code is in (only when a plan is the first card the
- * page shows) nothing is drawn rather than a "Loading" placeholder.
+ * I5's card, loaded on first use. Until its code and the markdown chunk are in (only when a plan
+ * is the first card the page shows) nothing is drawn rather than a "Loading" placeholder.
  */
 export function LazyPlanReviewPanel(props: PlanReviewPanelProps) {
   const Loaded = loadedPanel;
