@@ -12,6 +12,7 @@ export default defineConfig({
     rollupOptions: {
       // U2: the service worker is its own entry, served as /sw.js so its scope is the whole app.
       input: { index: "index.html", sw: "src/web/pwa/serviceWorker.ts" },
+      // zod's builders have no side effects: schemas the page never uses drop out (issue 15).
       treeshake: { manualPureFunctions: ["z"] },
       output: {
         entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js"),
