@@ -1,9 +1,10 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { precompress } from "./scripts/precompress.ts";
+import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), serverFrameProgram(), precompress()],
   build: {
     outDir: "dist",
     emptyOutDir: true,
@@ -11,6 +12,8 @@ export default defineConfig({
     rollupOptions: {
       // U2: the service worker is its own entry, served as /sw.js so its scope is the whole app.
       input: { index: "index.html", sw: "src/web/pwa/serviceWorker.ts" },
+      // zod's builders have no side effects: schemas the page never uses drop out (issue 15).
+      treeshake: { manualPureFunctions: ["z"] },
       output: {
         entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js"),
       },

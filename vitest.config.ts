@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serverFrameProgram()],
   test: {
     globals: true,
     include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],

@@ -27,6 +27,8 @@ export function moduleGroup(id: string): string {
     const parts = clean.slice(at + marker.length).split("/");
     return parts[0]?.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] ?? clean);
   }
+  // The page's compiled frame schemas (scripts/serverFrameProgram.ts) are app code.
+  if (clean.startsWith("virtual:server-frame-program")) return "(app) src/protocol";
   if (!clean.startsWith("/")) return "(bundler runtime)";
   const path = relative(repoRoot, clean);
   if (path.startsWith("src/web/")) return `(app) src/web/${path.split("/")[2]}`;
@@ -138,15 +140,49 @@ function servedSize(outDir: string, file: string): number {
   return existsSync(`${path}.br`) ? statSync(`${path}.br`).size : statSync(path).size;
 }
 
+/** A lazy chunk with what it pulls in that the first load does not already hold. */
+function lazyFiles(
+  output: Rolldown.RolldownOutput,
+  files: readonly string[],
+  name: RegExp,
+): Set<string> {
+  const chunks = output.output.filter(
+    (item): item is Rolldown.OutputChunk =>
+      item.type === "chunk" && !files.includes(item.fileName) && name.test(item.fileName),
+  );
+  const found = new Set<string>();
+  for (const chunk of chunks) {
+    found.add(chunk.fileName);
+    for (const imported of chunk.imports) if (!files.includes(imported)) found.add(imported);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) found.add(css);
+  }
+  // The imported chunks' own stylesheets come with them.
+  for (const item of output.output) {
+    if (item.type === "chunk" && found.has(item.fileName)) {
+      for (const css of item.viteMetadata?.importedCss ?? []) found.add(css);
+    }
+  }
+  return found;
+}
+
 /**
  * Issue 15: what crosses the wire before the first card, compressed as served: the page, its
- * entry chunks and stylesheets; and, apart, the chunks a card with markdown pulls in on mount.
+ * entry chunks and stylesheets; and, apart, what a card of another kind adds on mount: the
+ * markdown chunks (a question with detail), and the plan-review card's chunk with them. The lazy pages and card chunks are fetched only once the first
+ * screen is painted (main.tsx, afterFirstScreen), so they never come before a first card.
  */
 export function transferredBeforeFirstCard(
   outDir: string,
   files: readonly string[],
   output: Rolldown.RolldownOutput,
-): { plain: number; markdown: number; detail: string; markdownDetail: string } {
+): {
+  plain: number;
+  markdown: number;
+  plan: number;
+  detail: string;
+  markdownDetail: string;
+  planDetail: string;
+} {
   // main.tsx fetches the active language's copy before it renders: count the larger one.
   const locales = output.output
     .filter(
@@ -156,28 +192,25 @@ export function transferredBeforeFirstCard(
     .map((chunk) => chunk.fileName)
     .sort((a, b) => servedSize(outDir, b) - servedSize(outDir, a));
   const beforeCard = [...files, ...locales.slice(0, 1)];
-  const plain =
-    servedSize(outDir, "index.html") +
-    beforeCard.reduce((sum, file) => sum + servedSize(outDir, file), 0);
-  const lazy = output.output.filter(
-    (item): item is Rolldown.OutputChunk =>
-      item.type === "chunk" && !files.includes(item.fileName) && /Markdown/.test(item.fileName),
-  );
-  const markdownFiles = new Set<string>();
-  for (const chunk of lazy) {
-    markdownFiles.add(chunk.fileName);
-    for (const imported of chunk.imports)
-      if (!files.includes(imported)) markdownFiles.add(imported);
-    for (const css of chunk.viteMetadata?.importedCss ?? []) markdownFiles.add(css);
-  }
-  const markdown = [...markdownFiles].reduce((sum, file) => sum + servedSize(outDir, file), 0);
+  const sum = (names: Iterable<string>) =>
+    [...names].reduce((total, file) => total + servedSize(outDir, file), 0);
+  const plain = servedSize(outDir, "index.html") + sum(beforeCard);
+  const markdownFiles = lazyFiles(output, files, /Markdown/);
+  const planFiles = new Set([...markdownFiles, ...lazyFiles(output, files, /PlanReviewPanel/)]);
   const list = (names: Iterable<string>) =>
     [...names]
       .map(
         (file) => `${file.replace(/^assets\//, "")} ${(servedSize(outDir, file) / KB).toFixed(1)}`,
       )
       .join(", ");
-  return { plain, markdown, detail: list(beforeCard), markdownDetail: list(markdownFiles) };
+  return {
+    plain,
+    markdown: sum(markdownFiles),
+    plan: sum(planFiles),
+    detail: list(beforeCard),
+    markdownDetail: list(markdownFiles),
+    planDetail: list(planFiles),
+  };
 }
 
 export async function run(): Promise<Figure[]> {
@@ -220,7 +253,8 @@ export async function run(): Promise<Figure[]> {
   const beforeCard = transferredBeforeFirstCard(outDir, files, output);
   console.log(
     `bundle: transferred before the first card, as served (br): ${kb(beforeCard.plain).toFixed(1)} kB; ` +
-      `with markdown in the card: ${kb(beforeCard.plain + beforeCard.markdown).toFixed(1)} kB`,
+      `with markdown in the card: ${kb(beforeCard.plain + beforeCard.markdown).toFixed(1)} kB; ` +
+      `plan card: ${kb(beforeCard.plain + beforeCard.plan).toFixed(1)} kB`,
   );
   const figures: Figure[] = [
     {
@@ -238,6 +272,14 @@ export async function run(): Promise<Figure[]> {
       goal: GOAL_BEFORE_CARD_KB,
       goalKind: "max",
       note: `adds ${beforeCard.markdownDetail}, fetched when the first Markdown mounts (a plan review, a question with detail)`,
+    },
+    {
+      name: "bundle: transferred before a first plan-review card",
+      unit: "kB",
+      value: kb(beforeCard.plain + beforeCard.plan),
+      goal: GOAL_BEFORE_CARD_KB,
+      goalKind: "max",
+      note: `adds ${beforeCard.planDetail}, fetched together when a plan card mounts before the first screen's idle preload`,
     },
     {
       name: "bundle: first-load JS+CSS gzip",

@@ -6,4 +6,7 @@ import "@testing-library/jest-dom/vitest";
 if (typeof document !== "undefined") {
   const { prefetchMarkdown } = await import("./web/markdown/Markdown.tsx");
   await prefetchMarkdown();
+  // Likewise the plan-review card's chunk (issue 15).
+  const { prefetchPlanReview } = await import("./web/questions/LazyPlanReviewPanel.tsx");
+  await prefetchPlanReview();
 }

@@ -11,5 +11,6 @@ export const ExecutionMode = z.strictObject({
 export type ExecutionMode = z.infer<typeof ExecutionMode>;
 
 /** Names a user can type in `/mode <name>` or cycle through with Shift+Tab (P2). */
-export const ModeName = z.enum(["plan", "build", "edit", "yolo", "auto"]);
+export const MODE_NAMES = ["plan", "build", "edit", "yolo", "auto"] as const;
+export const ModeName = z.enum(MODE_NAMES);
 export type ModeName = z.infer<typeof ModeName>;

@@ -1,15 +1,18 @@
 import { z } from "zod/mini";
+import { planNotBlank } from "./rules.ts";
 
 /**
  * P7/X1: a plan submitted for review, as ExitPlanMode takes it. The one source of the plan
  * contract: MCP's review_plan takes its `plan` field as it is.
  */
 export const PlanSubmission = z.strictObject({
-  plan: z.string().check(
-    z.maxLength(200_000),
-    z.refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" }),
-    z.describe("The complete plan, as markdown."),
-  ),
+  plan: z
+    .string()
+    .check(
+      z.maxLength(200_000),
+      z.refine(planNotBlank, { message: "the plan may not be empty" }),
+      z.describe("The complete plan, as markdown."),
+    ),
   allowedPrompts: z.optional(
     z
       .array(

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { answerHasChoice, uniqueOptionLabels, uniqueQuestionTexts } from "./rules.ts";
 
 /** Q1: one choice the asker offers. */
 export const QuestionOption = z.strictObject({
@@ -58,15 +59,14 @@ const QuestionFields = z.strictObject({
   ),
 });
 
-const uniqueLabels = z.refine<{ options: QuestionOption[] }>(
-  (item) => new Set(item.options.map((o) => o.label)).size === item.options.length,
-  { message: "option labels must be unique within a question", path: ["options"] },
-);
+const uniqueLabels = z.refine<{ options: QuestionOption[] }>(uniqueOptionLabels, {
+  message: "option labels must be unique within a question",
+  path: ["options"],
+});
 
-const uniqueQuestions = z.refine<{ question: string }[]>(
-  (items) => new Set(items.map((q) => q.question)).size === items.length,
-  { message: "question texts must be unique within a batch" },
-);
+const uniqueQuestions = z.refine<{ question: string }[]>(uniqueQuestionTexts, {
+  message: "question texts must be unique within a batch",
+});
 
 /** Q1: one question of a batch, as it travels: a server-side asker may add an intent (I3). */
 export const AskUserQuestionItem = z
@@ -80,7 +80,8 @@ export const AskUserQuestionItems = z
 
 /** Q1/Q2: the batch a model writes: the same questions, never an intent (I3). */
 export const ModelQuestionItems = z
-  .array(QuestionFields.check(uniqueLabels))
+  // Pure, so a bundle that never uses it drops it (the page: vite.config.ts treeshake).
+  .array(/* @__PURE__ */ QuestionFields.check(uniqueLabels))
   .check(z.minLength(1), z.maxLength(4), uniqueQuestions, z.describe("One to four questions."));
 export type ModelQuestionItem = z.infer<typeof QuestionFields>;
 
@@ -155,7 +156,7 @@ export const QuestionAnswer = z
     review: z.optional(PlanReviewAnswer),
   })
   .check(
-    z.refine((a) => a.labels.length > 0 || a.other !== undefined, {
+    z.refine(answerHasChoice, {
       message: "an answer needs a picked option or custom text",
     }),
   );

@@ -11,6 +11,7 @@ import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { loadMessages } from "./i18n/resources.ts";
+import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
 import { preloadPages } from "./layout/lazyPages.ts";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
@@ -69,8 +70,10 @@ void messages.then((copy) => {
       </I18nextProvider>
     </StrictMode>,
   );
-  preloadPages();
 });
+// Lazy chunks come after the first screen and its card are painted (bench/bundle.ts counts
+// what comes before).
+afterFirstScreen(appStore, preloadPages);
 // The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
 // card without markdown costs none of it (bench/bundle.ts counts what comes before it).
 connection.start();

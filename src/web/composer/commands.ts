@@ -1,4 +1,9 @@
-import { ModeName } from "../../protocol/index.ts";
+import { MODE_NAMES, type ModeName } from "../../protocol/index.ts";
+
+// A plain lookup, not ModeName.safeParse: the page keeps zod out of its first load (issue 15).
+const isModeName = (name: string): name is ModeName =>
+  (MODE_NAMES as readonly string[]).includes(name);
+
 import type { ComposerInput } from "./parseComposerInput.ts";
 
 export interface CommandTarget {
@@ -25,11 +30,10 @@ const COMMANDS: Record<string, Command> = {
   mode(arg, sessionId, target) {
     const name = arg.split(/\s+/)[0]?.toLowerCase() ?? "";
     if (name === "") return { sent: false, problem: { key: "composer.missingMode" } };
-    const mode = ModeName.safeParse(name);
-    if (!mode.success) {
+    if (!isModeName(name)) {
       return { sent: false, problem: { key: "composer.unknownMode", vars: { name } } };
     }
-    return sentOrKept(target.setMode(sessionId, mode.data));
+    return sentOrKept(target.setMode(sessionId, name));
   },
   /** P2: enter plan first, so the task is already read under the plan rules. */
   plan(arg, sessionId, target) {

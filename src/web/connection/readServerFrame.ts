@@ -1,4 +1,11 @@
-import { ServerFrame, StoredEntry } from "../../protocol/index.ts";
+import program from "virtual:server-frame-program";
+import type { ServerFrame, StoredEntry } from "../../protocol/index.ts";
+import { runSchemaProgram } from "../../protocol/runSchemaProgram.ts";
+
+// R2 with the protocol's own schemas, compiled at build time (scripts/serverFrameProgram.ts):
+// the same checks as zod's safeParse without zod's parser in the page's first load (issue 15).
+const parseFrame = (value: unknown) => runSchemaProgram<ServerFrame>(program, "ServerFrame", value);
+const parseEntry = (value: unknown) => runSchemaProgram<StoredEntry>(program, "StoredEntry", value);
 
 export type ServerFrameReading =
   | { ok: true; frame: ServerFrame; problems: string[] }
@@ -23,7 +30,7 @@ export function readServerFrame(data: unknown): ServerFrameReading {
   } catch (error) {
     return { ok: false, problem: "dropped a frame that is not JSON", detail: error };
   }
-  const parsed = ServerFrame.safeParse(json);
+  const parsed = parseFrame(json);
   if (parsed.success) return { ok: true, frame: parsed.data, problems: [] };
   return (
     salvageEntries(json) ?? { ok: false, problem: "dropped an invalid frame", detail: parsed.error }
@@ -34,7 +41,7 @@ function salvageEntries(json: unknown): ServerFrameReading | null {
   if (!isRecord(json)) return null;
   const problems: string[] = [];
   const repair = (item: unknown): StoredEntry | null => {
-    const checked = StoredEntry.safeParse(item);
+    const checked = parseEntry(item);
     if (checked.success) return checked.data;
     if (!isRecord(item) || !Number.isInteger(item.seq) || (item.seq as number) < 1) {
       problems.push(
@@ -71,7 +78,7 @@ function salvageEntries(json: unknown): ServerFrameReading | null {
     default:
       return null;
   }
-  const parsed = ServerFrame.safeParse(candidate);
+  const parsed = parseFrame(candidate);
   return parsed.success && problems.length > 0 ? { ok: true, frame: parsed.data, problems } : null;
 }
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useAppStore } from "../store/store.ts";
-import "./inbox.css";
+import "./inboxLink.css";
 
 /** U1: the way into the inbox from the session list, with how many decisions wait. */
 export function InboxLink() {

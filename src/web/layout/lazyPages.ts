@@ -1,4 +1,5 @@
 import { lazy } from "react";
+import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
 
 // Pages that no first card needs load on first use (issue 15); preloadPages fetches them once
 // the first screen is up, so opening one later rarely waits.
@@ -10,12 +11,17 @@ export const SettingsPage = lazy(() =>
 );
 export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
 
-/** Fetches the lazy pages in idle time; a failed fetch is retried when the page is opened. */
+/**
+ * Fetches the lazy pages and the plan-review card's code; main.tsx calls it once the first
+ * screen is painted, so a later plan card finds its code in place. A failed fetch is retried
+ * when the page or card is opened.
+ */
 export function preloadPages(): void {
-  const fetchAll = () => {
-    loadSettings().catch(() => {});
-    loadInbox().catch(() => {});
-  };
-  if ("requestIdleCallback" in window) window.requestIdleCallback(fetchAll, { timeout: 1000 });
-  else setTimeout(fetchAll, 1000);
+  // The pages wait for the plan card's code: a first plan card may be waiting for it.
+  prefetchPlanReview()
+    .catch(() => {})
+    .finally(() => {
+      loadSettings().catch(() => {});
+      loadInbox().catch(() => {});
+    });
 }

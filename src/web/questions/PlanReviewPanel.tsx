@@ -20,6 +20,7 @@ import { useClaimFocus } from "./useClaimFocus.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
 import { useQuestionActivity } from "./useQuestionActivity.ts";
 import "./questions.css";
+import "./planReview.css";
 
 /** The server's own review tools ask in fixed English; the page speaks for them in the user's language. */
 const BUILT_IN_REVIEW_TOOLS = new Set(["ExitPlanMode", "review_plan"]);

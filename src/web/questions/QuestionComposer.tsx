@@ -4,8 +4,8 @@ import type { QuestionRequest } from "../../protocol/index.ts";
 import { AnsweredElsewhere } from "./AnsweredElsewhere.tsx";
 import { CountdownChip } from "./CountdownChip.tsx";
 import { GenericQuestionFlow } from "./GenericQuestionFlow.tsx";
+import { LazyPlanReviewPanel } from "./LazyPlanReviewPanel.tsx";
 import { PermissionCard } from "./PermissionCard.tsx";
-import { PlanReviewPanel } from "./PlanReviewPanel.tsx";
 import { planReviewOf } from "./planReviewOf.ts";
 import type { QuestionComposerProps } from "./types.ts";
 import "./questions.css";
@@ -51,7 +51,7 @@ function QuestionSurface({
   const review = useMemo(() => planReviewOf(request), [request]);
   if (review !== null) {
     return (
-      <PlanReviewPanel
+      <LazyPlanReviewPanel
         review={review}
         toolName={request.toolName}
         draft={pending.draft}

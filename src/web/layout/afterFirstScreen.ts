@@ -1,0 +1,39 @@
+import type { WebData } from "../store/types.ts";
+
+interface Store {
+  getState(): WebData;
+  subscribe(listener: (state: WebData) => void): () => void;
+}
+
+/** Past this, lazy chunks are fetched even if the server has not answered (offline start). */
+const GIVE_UP_MS = 5000;
+
+/** The first screen is up: welcome came and the selected session, if any, has its snapshot. */
+export function firstScreenShown(state: WebData): boolean {
+  const selected = state.selectedSessionId;
+  return state.timings !== null && (selected === null || state.views[selected] !== undefined);
+}
+
+/**
+ * Issue 15: runs `then` once the first screen, with any card it shows, has been painted and the
+ * page is idle, so chunks fetched ahead of use never compete with (or count before) that card.
+ */
+export function afterFirstScreen(store: Store, then: () => void): void {
+  let done = false;
+  const idle = () => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+    clearTimeout(timer);
+    // The next frame paints what the store just rendered; the idle time after it is ours.
+    requestAnimationFrame(() => {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(then, { timeout: 1000 });
+      else setTimeout(then, 0);
+    });
+  };
+  const unsubscribe = store.subscribe((state) => {
+    if (firstScreenShown(state)) idle();
+  });
+  const timer = setTimeout(idle, GIVE_UP_MS);
+  if (firstScreenShown(store.getState())) idle();
+}
