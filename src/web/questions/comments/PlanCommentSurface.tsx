@@ -202,10 +202,12 @@ export function PlanCommentSurface({
   ];
 
   // Marks, highlights and card positions follow every render and every change of size.
-  // The margin opens only for something to show in it, so a plan without comments keeps its width.
+  // V1 budget: while the plan takes comments the margin is kept open, so the first comment does
+  // not narrow the plan (a relayout of all of it in that click); a decided plan without comments
+  // keeps its whole width.
   const layout: Layout = !wide
     ? "inline"
-    : placed.some((item) => item.kind !== "add")
+    : !disabled || placed.some((item) => item.kind !== "add")
       ? "margin"
       : "overlay";
   const [measures] = useState(() => new CardMeasures());

@@ -1,6 +1,6 @@
 import type { DomBlock } from "./domBlocks.ts";
 
-/** margin: a column beside the plan; inline: below each block; overlay: only the add button, at the block's top. */
+/** margin: a column beside the plan; inline: below each block; overlay: nothing beside the plan (decided, no comments). */
 export type Layout = "margin" | "inline" | "overlay";
 
 export const GAP = 6;
