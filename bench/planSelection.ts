@@ -259,7 +259,16 @@ export async function run(): Promise<Figure[]> {
     }
     if (cdp) {
       const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
-      printTrace((await browser.stopTracing()).toString(), profile, outDir, SAMPLES);
+      const json = (await browser.stopTracing()).toString();
+      if (process.env.BENCH_SELECTION_TRACE_OUT) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(process.env.BENCH_SELECTION_TRACE_OUT, json);
+        writeFileSync(
+          `${process.env.BENCH_SELECTION_TRACE_OUT}.cpuprofile`,
+          JSON.stringify(profile),
+        );
+      }
+      printTrace(json, profile, outDir, SAMPLES);
     }
     // The drafts reach the server a moment after the last comment.
     await sleep(1500);

@@ -453,4 +453,60 @@ test.describe("review_plan over MCP with the SDK client", () => {
     expect((await second).structuredContent).toMatchObject({ verdict: "approve" });
     await agent.close();
   });
+
+  test("[V8] two tabs on one plan, a newer revision waiting: approving the old one in either tab is refused with a receipt there, and neither tab nor the agent sees a decision", async ({
+    page,
+    server,
+  }) => {
+    const { agent, questions } = await openAgentSession(page, server);
+    const settled: string[] = [];
+    const first = agent
+      .callTool({ name: "review_plan", arguments: { plan: "# Plan A\n\n1. Old step.\n" } })
+      .then((reply) => {
+        settled.push("A");
+        return reply as ReviewReply;
+      });
+    await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
+    const card = questions.planCard(questions.copy["planReview.cardName"]);
+    await expect(card.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    // Another tab of the same person on the same session.
+    const other = await page.context().newPage();
+    await new ShellPage(other).open(server.url);
+    const otherQuestions = new QuestionsPage(other);
+    await other.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
+    const otherCard = otherQuestions.planCard(otherQuestions.copy["planReview.cardName"]);
+    await expect(otherCard.getByRole("heading", { name: "Plan A" })).toBeVisible();
+
+    const second = agent
+      .callTool({ name: "review_plan", arguments: { plan: "# Plan B\n\n1. New step.\n" } })
+      .then((reply) => reply as ReviewReply);
+    // The second tab has seen the newer revision arrive; it approves the old one anyway.
+    await expect(otherQuestions.waitingHint(1)).toBeVisible();
+    await otherQuestions.planButton(otherCard, "approve").click();
+    await expect(otherCard.getByRole("alert")).toHaveText(
+      otherQuestions.copy["receipt.PLAN_CHANGED"],
+    );
+    // So does the first tab: the same receipt, and still nothing decided anywhere.
+    await expect(questions.waitingHint(1)).toBeVisible();
+    await questions.planButton(card, "approve").click();
+    await expect(card.getByRole("alert")).toHaveText(questions.copy["receipt.PLAN_CHANGED"]);
+    for (const tab of [page, other]) await expect(decided(tab)).toHaveCount(0);
+    await expect(card.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    await expect(otherCard.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    expect(settled).toEqual([]);
+
+    // Refusing the old revision in one tab brings the newer one to both.
+    await otherQuestions.planButton(otherCard, "refuse").click();
+    expect((await first).structuredContent).toEqual({ verdict: "refuse" });
+    for (const tabQuestions of [questions, otherQuestions]) {
+      const newer = tabQuestions.planCard(tabQuestions.copy["planReview.cardName"]);
+      await expect(newer.getByRole("heading", { name: "Plan B" })).toBeVisible();
+    }
+    await questions
+      .planButton(questions.planCard(questions.copy["planReview.cardName"]), "approve")
+      .click();
+    expect((await second).structuredContent).toMatchObject({ verdict: "approve" });
+    await other.close();
+    await agent.close();
+  });
 });

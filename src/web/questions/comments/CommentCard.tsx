@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PlanComment } from "../../../protocol/index.ts";
 import type { FollowUpStatus } from "./anchors.ts";
@@ -40,7 +40,10 @@ export function CommentEditor({
   const boxRef = useRef<HTMLDivElement>(null);
   // V1 budget: a focus without its scroll needs no layout in the click; the whole box (its
   // buttons too) is brought into view in the frame, with the layout that frame does anyway.
-  useEffect(() => {
+  // A textarea's focus lays the page out; in a layout effect it runs before the card layout's
+  // (parents' effects run after their children's), so that one measures a page laid out already
+  // instead of laying it out a second time after moving the cards.
+  useLayoutEffect(() => {
     ref.current?.focus({ preventScroll: true });
     const frame = requestAnimationFrame(() =>
       boxRef.current?.scrollIntoView?.({ block: "nearest" }),

@@ -12,6 +12,7 @@ import { MAX_PLAN_COMMENTS, type PlanComment } from "../../../protocol/index.ts"
 import { Markdown } from "../../markdown/Markdown.tsx";
 import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
+import { CardMeasures, type Layout, layoutCards } from "./cardLayout.ts";
 import { type DomBlock, readDomBlocks } from "./domBlocks.ts";
 import { highlightQuotes } from "./highlight.ts";
 import { linesFor, linesIfReady, warmPlanLines } from "./planLines.ts";
@@ -201,30 +202,74 @@ export function PlanCommentSurface({
   ];
 
   // Marks, highlights and card positions follow every render and every change of size.
-  // The margin opens only for something to show in it, so a plan without comments keeps its width.
+  // V1 budget: while the plan takes comments the margin is kept open, so the first comment does
+  // not narrow the plan (a relayout of all of it in that click); a decided plan without comments
+  // keeps its whole width.
   const layout: Layout = !wide
     ? "inline"
-    : placed.some((item) => item.kind !== "add")
+    : !disabled || placed.some((item) => item.kind !== "add")
       ? "margin"
       : "overlay";
+  const [measures] = useState(() => new CardMeasures());
+  const slotObserver = useRef<ResizeObserver | null>(null);
+  const observedSlots = useRef(new Set<Element>()).current;
   const relayout = useCallback(() => {
     const layer = layerRef.current;
     if (layer === null) return;
-    layoutCards(layer, blocks, layout, marked);
-  }, [blocks, layout, marked]);
+    const slots = layoutCards(layer, blocks, layout, marked, measures);
+    // A slot whose content grows or shrinks (a card opened for editing) is measured again.
+    const observer = slotObserver.current;
+    if (observer === null) return;
+    const current = new Set<Element>(slots);
+    for (const slot of observedSlots) {
+      if (!current.has(slot)) {
+        observer.unobserve(slot);
+        observedSlots.delete(slot);
+      }
+    }
+    for (const slot of slots) {
+      if (!observedSlots.has(slot)) {
+        observer.observe(slot);
+        observedSlots.add(slot);
+      }
+    }
+  }, [blocks, layout, marked, measures, observedSlots]);
+  const relayoutNow = useRef(relayout);
+  relayoutNow.current = relayout;
   useLayoutEffect(() => {
     markBlocks(marked, blocks, active, located, followUps);
     relayout();
   });
   // Highlights are repainted page-wide when replaced, so only when the comments move.
   useLayoutEffect(() => highlightQuotes(blocks, comments, located), [blocks, comments, located]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const root = planRef.current;
     if (root === null || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => relayout());
-    observer.observe(root);
-    return () => observer.disconnect();
-  }, [relayout]);
+    const slots = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        const slot = entry.target as HTMLElement;
+        if (measures.resized(slot, slot.offsetHeight)) changed = true;
+      }
+      if (changed) relayoutNow.current();
+    });
+    slotObserver.current = slots;
+    // The plan's size moves its blocks: a window resize, a piece laid out once scrolled to,
+    // the section of comments whose place is gone above it.
+    const sizes = new ResizeObserver(() => {
+      measures.forgetTops();
+      relayoutNow.current();
+    });
+    sizes.observe(root);
+    if (root.parentElement) sizes.observe(root.parentElement);
+    relayoutNow.current();
+    return () => {
+      slots.disconnect();
+      sizes.disconnect();
+      slotObserver.current = null;
+      observedSlots.clear();
+    };
+  }, [measures, observedSlots]);
 
   const openDraft = useCallback(
     (from: Draft | null) => {
@@ -448,70 +493,5 @@ function markBlocks(
   for (const [element, value] of wanted) {
     if (element.getAttribute("data-qmark") !== value) element.setAttribute("data-qmark", value);
     marked.add(element);
-  }
-}
-
-const GAP = 6;
-
-/** margin: a column beside the plan; inline: below each block; overlay: only the add button, at the block's top. */
-type Layout = "margin" | "inline" | "overlay";
-
-/**
- * Margin: each card at its block's top, pushed down past the card above. Inline: cards sit in
- * room made below their block (its bottom margin grows by their height).
- */
-function layoutCards(
-  layer: HTMLElement,
-  blocks: readonly DomBlock[],
-  layout: Layout,
-  marked: Set<HTMLElement>,
-) {
-  const wide = layout !== "inline";
-  // All reads, then all writes: a read after a write would lay the page out once per card.
-  const slots = [...layer.querySelectorAll<HTMLElement>(".qcomments-slot")];
-  const heights = new Map(slots.map((slot) => [slot, slot.offsetHeight]));
-  const byBlock = new Map<number, HTMLElement[]>();
-  for (const slot of slots) {
-    const index = Number(slot.dataset.block);
-    byBlock.set(index, [...(byBlock.get(index) ?? []), slot]);
-  }
-  const room = new Map<HTMLElement, string>();
-  if (!wide) {
-    for (const [index, group] of byBlock) {
-      const last = blocks[index]?.elements.at(-1);
-      if (last === undefined) continue;
-      const height = group.reduce((sum, slot) => sum + (heights.get(slot) ?? 0) + GAP, GAP);
-      room.set(last, `${height}px`);
-      marked.add(last);
-    }
-  }
-  for (const element of marked) {
-    const height = room.get(element) ?? "";
-    if (element.style.marginBottom !== height) element.style.marginBottom = height;
-  }
-  const origin = layer.getBoundingClientRect().top;
-  const anchors = [...byBlock]
-    .sort((a, b) => a[0] - b[0])
-    .map(([index, group]) => {
-      const elements = blocks[index]?.elements ?? [];
-      const first = elements[0];
-      const last = elements.at(-1);
-      if (first === undefined || last === undefined) return { group, top: null };
-      const top = wide
-        ? first.getBoundingClientRect().top - origin
-        : last.getBoundingClientRect().bottom - origin + GAP;
-      return { group, top };
-    });
-  let floor = 0;
-  for (const { group, top: anchorTop } of anchors) {
-    if (anchorTop === null) continue;
-    let top = anchorTop;
-    for (const slot of group) {
-      if (wide) top = Math.max(top, floor);
-      const value = `${Math.round(top)}px`;
-      if (slot.style.top !== value) slot.style.top = value;
-      top += (heights.get(slot) ?? 0) + GAP;
-      floor = top;
-    }
   }
 }

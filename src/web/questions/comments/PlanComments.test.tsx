@@ -249,6 +249,60 @@ describe("plan comments (V1–V3)", () => {
     expect(await screen.findByText("Comments addressed: 2 of 3")).toBeInTheDocument();
   });
 
+  it("[V1] on a wide window the margin is open before the first comment, and a resize of the plan puts each card at its block's new place", async () => {
+    // A wide window, observers the test can fire, and list items 100 px (then 150 px) down the layer.
+    vi.stubGlobal("matchMedia", () => ({
+      matches: true,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    const observers: { callback: ResizeObserverCallback; targets: Element[] }[] = [];
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        targets: Element[] = [];
+        constructor(public callback: ResizeObserverCallback) {
+          observers.push(this);
+        }
+        observe(target: Element) {
+          this.targets.push(target);
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    let shift = 0;
+    const rect = vi
+      .spyOn(HTMLElement.prototype, "getBoundingClientRect")
+      .mockImplementation(function (this: HTMLElement) {
+        const top = this.tagName === "LI" ? 100 + shift : 0;
+        return { top, bottom: top + 20, left: 0, right: 0, width: 0, height: 20 } as DOMRect;
+      });
+    try {
+      const { user } = setup();
+      await blocksReady();
+      const surface = region().querySelector(".qcomments");
+      // The first comment must not narrow the plan: the margin is there already.
+      expect(surface).toHaveAttribute("data-layout", "margin");
+      await commentOnBlock(user, "jjj", "Which table?");
+      expect(surface).toHaveAttribute("data-layout", "margin");
+      const slot = () =>
+        screen
+          .getByRole("article", { name: /Add the migration/ })
+          .closest<HTMLElement>(".qcomments-slot");
+      expect(slot()?.style.top).toBe("100px");
+      // The window narrows: the plan reflows and its observer reports a new size.
+      shift = 50;
+      const plan = region().querySelector(".qcomments-plan");
+      const sizes = observers.find((observer) => plan && observer.targets.includes(plan));
+      act(() => sizes?.callback([], {} as ResizeObserver));
+      expect(slot()?.style.top).toBe("150px");
+    } finally {
+      rect.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("[V1][W2] speaks Chinese too", async () => {
     const { user } = setup({}, "zh-CN");
     await waitFor(() => expect(screen.getByText("Run the tests.")).toBeInTheDocument());

@@ -44,6 +44,28 @@ export function linesIfReady(
   return cached?.plan === plan ? linesFrom(cached.source, plan, blocks, first, last, quote) : null;
 }
 
+// Adding a comment pairs the ~1,000 blocks of a big plan with their lines: once per read of the
+// blocks, not once per comment.
+const paired = new WeakMap<
+  readonly DomBlock[],
+  { source: SourceBlock[]; lines: (Lines | undefined)[] }
+>();
+
+function pairedLines(blocks: readonly DomBlock[], source: SourceBlock[]): (Lines | undefined)[] {
+  const known = paired.get(blocks);
+  if (known?.source === source) return known.lines;
+  const lines = linesOfBlocks(blocks, source);
+  paired.set(blocks, { source, lines });
+  return lines;
+}
+
+let split: { plan: string; lines: string[] } | null = null;
+
+function planLines(plan: string): string[] {
+  if (split?.plan !== plan) split = { plan, lines: plan.split("\n") };
+  return split.lines;
+}
+
 function linesFrom(
   source: SourceBlock[],
   plan: string,
@@ -52,17 +74,17 @@ function linesFrom(
   last: number,
   quote: string,
 ): Lines {
-  const all = linesOfBlocks(blocks, source);
+  const all = pairedLines(blocks, source);
   const start = all[first];
   const end = all[last] ?? start;
   if (start === undefined || end === undefined) return fallbackLines(plan, quote);
   const covered = { start: start.start, end: Math.max(start.end, end.end) };
-  return first === last ? quoteLines(plan.split("\n"), covered, quote) : covered;
+  return first === last ? quoteLines(planLines(plan), covered, quote) : covered;
 }
 
 /** Blocks that could not be paired: the first line holding the quote's start, else line 1. */
 function fallbackLines(plan: string, quote: string): Lines {
-  const lines = plan.split("\n");
+  const lines = planLines(plan);
   const found = quoteLines(lines, { start: 1, end: lines.length }, quote);
   return found.start === 1 && found.end === lines.length ? { start: 1, end: 1 } : found;
 }
