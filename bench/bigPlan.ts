@@ -36,17 +36,25 @@ interface PlanRun {
 
 const freshPlan = (plan: string, run: number) => plan.replace(/^(#{1,6} .*)$/gm, `$1 (run ${run})`);
 
-/** Wheels through the plan body to its end, one notch per display frame. */
+/**
+ * Wheels through the plan body to its end, one notch per display frame. The page is read with
+ * `page.evaluate` and `document.querySelector`, not a locator or `$eval`: Playwright's selector
+ * engine walks the whole DOM (for shadow roots), tens of ms on a 2,000-row table, and that ran
+ * on the page's main thread as a task of the scroll window.
+ */
 export async function scrollToEnd(page: Page): Promise<void> {
-  const box = await page.locator(PLAN_BODY).boundingBox();
+  const box = await page.evaluate((selector) => {
+    const rect = document.querySelector(selector)?.getBoundingClientRect();
+    return rect ? { x: rect.x, y: rect.y, width: rect.width, height: rect.height } : null;
+  }, PLAN_BODY);
   if (!box) throw new Error("the plan body is not on screen");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   for (let step = 0; step < 400; step++) {
     await page.mouse.wheel(0, 600);
-    const atEnd = await page.$eval(
-      PLAN_BODY,
-      (el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2,
-    );
+    const atEnd = await page.evaluate((selector) => {
+      const el = document.querySelector(selector);
+      return el === null || el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
+    }, PLAN_BODY);
     if (atEnd) return;
   }
 }
