@@ -489,6 +489,9 @@ function layoutCards(
     const height = room.get(element) ?? "";
     if (element.style.marginBottom !== height) element.style.marginBottom = height;
   }
+  // Nothing to place (a plan without comments, before a block is picked): reading a position
+  // would force the whole plan's layout into the task that shows the card.
+  if (byBlock.size === 0) return;
   const origin = layer.getBoundingClientRect().top;
   const anchors = [...byBlock]
     .sort((a, b) => a[0] - b[0])
