@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { MAX_PLAN_CHARS } from "./question.ts";
 
 /**
  * P7/X1: a plan submitted for review, as ExitPlanMode takes it. The one source of the plan
@@ -6,7 +7,7 @@ import { z } from "zod/mini";
  */
 export const PlanSubmission = z.strictObject({
   plan: z.string().check(
-    z.maxLength(200_000),
+    z.maxLength(MAX_PLAN_CHARS),
     z.refine((plan) => plan.trim() !== "", { message: "the plan may not be empty" }),
     z.describe("The complete plan, as markdown."),
   ),
