@@ -48,7 +48,10 @@ describe("rendered blocks", () => {
     const codeBlock = blocks.find((b) => b.kind === "code");
     expect(codeBlock?.elements.length).toBeGreaterThan(1);
     expect(lines[blocks.indexOf(codeBlock!)]).toEqual({ start: 130, end: 291 });
+    // Its text is the whole code's, whitespace collapsed, read once per piece.
+    expect(codeBlock?.text).toBe(code.join(" "));
   });
+
   it("[V1] a long plan's blocks are read over several tasks into the same blocks, and a cancelled read never reports", async () => {
     const { container } = render(<MarkdownRenderer text={PLAN} />);
     await waitFor(() => expect(container.textContent).toContain("Done."));

@@ -127,7 +127,10 @@ function* readingDomBlocks(root: Element): Generator<void, DomBlock[]> {
       const last = blocks[blocks.length - 1];
       if (earlier && last?.kind === "code" && last.elements.includes(earlier as HTMLElement)) {
         last.elements.push(element);
-        last.text = collapse(`${last.text}\n${element.textContent ?? ""}`);
+        // The text so far is collapsed already: collapsing it again for every piece made a
+        // 300 KB code block quadratic (tens of ms in one step of the read).
+        const more = collapse(element.textContent ?? "");
+        if (more !== "") last.text = last.text === "" ? more : `${last.text} ${more}`;
         continue;
       }
     }
