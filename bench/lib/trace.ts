@@ -4,6 +4,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event, where Chromium records it. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string };
@@ -66,6 +68,11 @@ export function formatTrace(title: string, summary: TraceSummary, top = 15): str
 export interface TraceTask {
   ts: number;
   dur: number;
+  /**
+   * The thread time it ran (CPU), or `dur` where the trace has none. On a loaded machine the
+   * wall time `dur` includes waiting for a core; this is what the task itself cost.
+   */
+  cpu: number;
 }
 
 function parseEvents(json: string): TraceEvent[] {
@@ -93,7 +100,7 @@ export function mainThreadTasks(json: string): { tasks: TraceTask[]; marks: Map<
         (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") &&
         mains.has(`${e.pid}:${e.tid}`),
     )
-    .map((e) => ({ ts: e.ts, dur: e.dur ?? 0 }));
+    .map((e) => ({ ts: e.ts, dur: e.dur ?? 0, cpu: e.tdur ?? e.dur ?? 0 }));
   const marks = new Map<string, number>();
   for (const e of events) {
     if (e.name.startsWith("bench:") && !marks.has(e.name)) marks.set(e.name, e.ts);
@@ -101,11 +108,16 @@ export function mainThreadTasks(json: string): { tasks: TraceTask[]; marks: Map<
   return { tasks, marks };
 }
 
-/** The longest task overlapping [fromUs, toUs] of the trace clock, in ms. */
-export function longestTask(tasks: readonly TraceTask[], fromUs: number, toUs: number): number {
+/** The longest task overlapping [fromUs, toUs] of the trace clock, in ms (wall, or `cpu`). */
+export function longestTask(
+  tasks: readonly TraceTask[],
+  fromUs: number,
+  toUs: number,
+  measure: "dur" | "cpu" = "dur",
+): number {
   let longest = 0;
   for (const task of tasks) {
-    if (task.ts + task.dur >= fromUs && task.ts <= toUs) longest = Math.max(longest, task.dur);
+    if (task.ts + task.dur >= fromUs && task.ts <= toUs) longest = Math.max(longest, task[measure]);
   }
   return longest / 1000;
 }

@@ -1,4 +1,5 @@
-import { ClientFrame, MAX_HISTORY_PAGE, ServerFrame } from "./frames.ts";
+import { ClientFrame, MAX_FRAME_BYTES, MAX_HISTORY_PAGE, ServerFrame } from "./frames.ts";
+import { MAX_PLAN_CHARS } from "./question.ts";
 
 const session = {
   id: "s1",
@@ -22,6 +23,34 @@ describe("frames", () => {
     expect(ask({ limit: 0 }).success).toBe(false);
     expect(ask({ beforeSeq: 0 }).success).toBe(false);
     expect(ask({ page: 2 }).success).toBe(false);
+  });
+
+  it("[R2][V6] an approval carrying the longest edited plan, in 3-byte characters, with ten comments fits in a frame", () => {
+    const comment = (index: number) => ({
+      id: `c${index}`,
+      anchor: {
+        headingPath: ["计划", "步骤"],
+        blockIndex: index,
+        blockText: "改".repeat(400),
+        quote: "改".repeat(200),
+        lines: { start: index + 1, end: index + 1 },
+      },
+      text: "请".repeat(500),
+    });
+    const answer = (editedPlan: string) => ({
+      type: "interaction.answer",
+      interactionId: "int_1",
+      answers: {
+        "Approve the plan?": {
+          labels: ["Approve"],
+          review: { editedPlan, comments: Array.from({ length: 10 }, (_, i) => comment(i)) },
+        },
+      },
+    });
+    const longest = answer("计".repeat(MAX_PLAN_CHARS));
+    expect(ClientFrame.safeParse(longest).success).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(longest))).toBeLessThan(MAX_FRAME_BYTES);
+    expect(ClientFrame.safeParse(answer("计".repeat(MAX_PLAN_CHARS + 1))).success).toBe(false);
   });
 
   it("[W3] a snapshot may carry context and say how much history came before it", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { MAX_PLAN_CHARS } from "./question.ts";
 import { planNotBlank } from "./rules.ts";
 
 /**
@@ -9,7 +10,7 @@ export const PlanSubmission = z.strictObject({
   plan: z
     .string()
     .check(
-      z.maxLength(200_000),
+      z.maxLength(MAX_PLAN_CHARS),
       z.refine(planNotBlank, { message: "the plan may not be empty" }),
       z.describe("The complete plan, as markdown."),
     ),

@@ -1,6 +1,13 @@
 import { z } from "zod/mini";
 import { answerHasChoice, uniqueOptionLabels, uniqueQuestionTexts } from "./rules.ts";
 
+/**
+ * The longest plan (a question's detail, an edited plan): a 300 KB plan file (issue 15's goal).
+ * An answer carrying an edited plan this long in 3-byte UTF-8 (CJK) is 900 KB, so it still fits
+ * a client frame (MAX_FRAME_BYTES, R2) with room for its comments.
+ */
+export const MAX_PLAN_CHARS = 300_000;
+
 /** Q1: one choice the asker offers. */
 export const QuestionOption = z.strictObject({
   label: z
@@ -53,7 +60,7 @@ const QuestionFields = z.strictObject({
     z
       .string()
       .check(
-        z.maxLength(200_000),
+        z.maxLength(MAX_PLAN_CHARS),
         z.describe("Optional markdown context shown with the question."),
       ),
   ),
@@ -125,7 +132,7 @@ export const PlanComments = z.array(PlanComment).check(z.maxLength(MAX_PLAN_COMM
 export const PlanReviewAnswer = z.strictObject({
   option: z.optional(PlanApproveOption),
   /** V6: the plan as the person edited it before approving; it is what gets approved. */
-  editedPlan: z.optional(z.string().check(z.minLength(1), z.maxLength(200_000))),
+  editedPlan: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_PLAN_CHARS))),
   /** V2: the person's comments, sent with Refuse ("request changes") or an approval (V4). */
   comments: z.optional(PlanComments),
   planHash: z.optional(

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { tokensMatch } from "../http/auth.ts";
 import type { McpBridge } from "./mcpBridge.ts";
 
-/** A plan of 200,000 characters plus JSON escaping fits with room to spare. */
+/** A plan of MAX_PLAN_CHARS (300,000) characters plus JSON escaping fits with room to spare. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export const MCP_PATH = "/mcp";

@@ -90,4 +90,21 @@ describe("Markdown", () => {
     const { container } = await renderMarkdown("![pic](data:text/html;base64,PHNjcmlwdD4=)");
     expect(container.querySelector("img")).toBeNull();
   });
+  it("[W1] a revision of a long plan shows all of its text, however many pieces were shown before", async () => {
+    const plan = (label: string, length: number) =>
+      Array.from(
+        { length },
+        (_, i) => `${i + 1}. ${label} step ${i} ${"of the plan ".repeat(6)}`,
+      ).join("\n");
+    await prefetchMarkdown();
+    const { container, rerender } = render(<Markdown text={plan("first", 400)} />);
+    const items = () => container.querySelectorAll("li").length;
+    await waitFor(() => expect(items()).toBe(400), { timeout: 10_000 });
+    rerender(<Markdown text={plan("second", 40)} />);
+    await waitFor(() => expect(items()).toBe(40));
+    expect(screen.getByText(/second step 39/)).toBeInTheDocument();
+    rerender(<Markdown text={plan("third", 420)} />);
+    await waitFor(() => expect(items()).toBe(420), { timeout: 10_000 });
+    expect(container.querySelector("li")?.textContent).toMatch(/^third step 0/);
+  });
 });

@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
-import { splitMarkdown } from "./splitBlocks.ts";
+import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 
 export { warmUpMarkdown } from "./warmUp.ts";
 
@@ -17,11 +17,11 @@ const Block = memo(function Block({ text, definitions }: { text: string; definit
 const FIRST_CHARS = 2000;
 const STEP_MS = 8;
 
-function nextEnd(blocks: string[], start: number, budget: number): number {
+function nextEnd(split: LazySplit, start: number, budget: number): number {
   let end = start;
   let chars = 0;
-  while (end < blocks.length && (end === start || chars + (blocks[end]?.length ?? 0) <= budget)) {
-    chars += blocks[end]?.length ?? 0;
+  while (split.has(end) && (end === start || chars + (split.blocks[end]?.length ?? 0) <= budget)) {
+    chars += split.blocks[end]?.length ?? 0;
     end += 1;
   }
   return end;
@@ -31,15 +31,16 @@ function nextEnd(blocks: string[], start: number, budget: number): number {
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
  * Large texts are split at headings and block boundaries and rendered a few blocks per task so
  * no task runs long; each block is memoised on its own text so plan revisions reuse unchanged
- * sections.
+ * sections. The text is split as the blocks are rendered, so the first screen costs what it
+ * shows, not the length of the plan.
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
-  const { blocks, definitions } = useMemo(() => splitMarkdown(text), [text]);
-  const [shown, setShown] = useState(() => nextEnd(blocks, 0, FIRST_CHARS));
+  const split = useMemo(() => splitLazily(text), [text]);
+  const [shown, setShown] = useState(() => nextEnd(split, 0, FIRST_CHARS));
   const shownRef = useRef(shown);
   shownRef.current = shown;
   useEffect(() => {
-    if (shownRef.current >= blocks.length) return;
+    if (!split.has(shownRef.current)) return;
     // One step per macrotask, so the browser can lay out, paint and handle input in between.
     // A message, not a timer: nested timers are held back at least 4 ms each.
     const channel = new MessageChannel();
@@ -52,18 +53,21 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
         end += 1;
         const next = end;
         flushSync(() => setShown(next));
-      } while (!stopped && end < blocks.length && performance.now() - began < STEP_MS);
-      if (!stopped && end < blocks.length) channel.port2.postMessage(null);
+      } while (!stopped && split.has(end) && performance.now() - began < STEP_MS);
+      if (!stopped && split.has(end)) channel.port2.postMessage(null);
     };
     channel.port2.postMessage(null);
     return () => {
       stopped = true;
       channel.port1.close();
     };
-  }, [blocks]);
+  }, [split]);
+  // A new text (a plan revision) keeps the count shown so far: split that far before slicing.
+  split.has(shown - 1);
+  const { definitions } = split;
   return (
     <div className="markdown">
-      {blocks.slice(0, shown).map((block, index) => (
+      {split.blocks.slice(0, shown).map((block, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; text memo reuses work
         <div className="md-block" key={index}>
           <Block text={block} definitions={definitions} />

@@ -1,25 +1,14 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
-import MarkdownIt, { type Env, type Token } from "markdown-it";
+import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
-import { gfmStrikethrough } from "./gfmStrikethrough.ts";
+import { markdownItParser as parser } from "./markdownParser.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
 // module turns its tokens into the hast tree that remark-gfm + remark-rehype would have built,
 // so react-markdown's renderer and our components see the same elements.
 // Raw HTML is recognised as CommonMark says, then shown as its source text, as react-markdown
-// (without rehype-raw) shows it; it never becomes markup.
-const parser = new MarkdownIt({ html: true, linkify: true });
-/** The same parser, for readers of the block structure (plan comments' line numbers). */
-export const markdownItParser = parser;
-// Unsafe URLs are blanked by defaultUrlTransform, as react-markdown does; markdown-it's own check
-// would instead leave the whole `[text](url)` as literal text.
-parser.validateLink = () => true;
-gfmStrikethrough(parser);
-parser.linkify.set({ fuzzyLink: true });
-// linkify-it's full test is most of the parse time; text without these can hold no GFM link.
-const LINK_HINT = /:\/\/|www\.|@/i;
-const fullTest = parser.linkify.test.bind(parser.linkify);
-parser.linkify.test = (text: string) => LINK_HINT.test(text) && fullTest(text);
+// (without rehype-raw) shows it; it never becomes markup. The parser itself is built in
+// markdownParser.ts, which the plan-lines worker loads without this module.
 
 // GFM links bare URLs only with a scheme or `www.`; linkify-it also links `README.md`.
 const GFM_LITERAL = /^(?:https?:\/\/|www\.|mailto:|xmpp:)/i;

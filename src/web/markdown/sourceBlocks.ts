@@ -1,4 +1,4 @@
-import { markdownItParser } from "./markdownToHast.ts";
+import { markdownItParser } from "./markdownParser.ts";
 
 /** The kinds of rendered block a comment can anchor to (V1). */
 export type BlockKind = "heading" | "paragraph" | "item" | "row" | "code";

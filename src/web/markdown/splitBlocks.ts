@@ -39,15 +39,29 @@ function content(line: string): { text: string; top: boolean } {
   return { text, top };
 }
 
+/** A line that may be a top-level link reference definition (DEFINITION, on any line). */
+const MAY_DEFINE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:/m;
+
+/** Pieces split on demand (see `splitMarkdown`), so a long text's first screen splits only its start. */
+export interface LazySplit {
+  /** The pieces split so far; grows as `has` asks for more. */
+  readonly blocks: string[];
+  /** Every link reference definition of the text, so a piece can use one defined in another. */
+  readonly definitions: string;
+  /** Splits on until piece `index` exists or the text ends; whether it exists. */
+  has(index: number): boolean;
+}
+
 /**
  * Splits markdown into pieces that parse on their own, so a long text renders a few pieces per
  * task. Cuts at ATX headings outside fenced code; a section longer than SOFT_BLOCK_CHARS is cut
  * further at block boundaries: before a top-level list item (an ordered item keeps its number,
  * so the list goes on counting), between table rows (the piece repeats the header row), inside
  * a top-level code block (closed and reopened with the same fence), and before a paragraph
- * that follows a blank line. Link reference definitions are collected for every piece.
+ * that follows a blank line. Link reference definitions are collected for every piece: a text
+ * that may hold one is split whole at once, so a piece never misses one defined further down.
  */
-export function splitMarkdown(text: string): SplitMarkdown {
+export function splitLazily(text: string): LazySplit {
   const blocks: string[] = [];
   const definitions: string[] = [];
   let current: string[] = [];
@@ -56,6 +70,8 @@ export function splitMarkdown(text: string): SplitMarkdown {
   let tableHeader: string[] | null = null;
   let previous = "";
   let afterDefinition = false;
+  let position = 0;
+  let ended = false;
 
   const cut = (carry: string[] = []) => {
     if (current.some((line) => line.trim() !== "")) {
@@ -65,7 +81,7 @@ export function splitMarkdown(text: string): SplitMarkdown {
     }
   };
 
-  for (const line of text.split("\n")) {
+  const step = (line: string) => {
     const long = currentChars >= SOFT_BLOCK_CHARS;
     const blank = line.trim() === "";
     if (fence) {
@@ -110,9 +126,38 @@ export function splitMarkdown(text: string): SplitMarkdown {
     current.push(line);
     currentChars += line.length + 1;
     previous = line;
-  }
-  if (current.length > 0) blocks.push(current.join("\n"));
-  return { blocks, definitions: definitions.join("\n") };
+  };
+
+  const has = (index: number): boolean => {
+    while (blocks.length <= index && !ended) {
+      const newline = text.indexOf("\n", position);
+      if (newline === -1) {
+        step(text.slice(position));
+        if (current.length > 0) blocks.push(current.join("\n"));
+        ended = true;
+      } else {
+        step(text.slice(position, newline));
+        position = newline + 1;
+      }
+    }
+    return index < blocks.length;
+  };
+
+  if (text.includes("]:") && MAY_DEFINE.test(text)) has(Number.POSITIVE_INFINITY);
+  return {
+    blocks,
+    get definitions() {
+      return definitions.join("\n");
+    },
+    has,
+  };
+}
+
+/** All pieces at once (see `splitLazily`). */
+export function splitMarkdown(text: string): SplitMarkdown {
+  const split = splitLazily(text);
+  split.has(Number.POSITIVE_INFINITY);
+  return { blocks: split.blocks, definitions: split.definitions };
 }
 
 /** The pieces alone (see `splitMarkdown`). */

@@ -7,6 +7,7 @@ import type {
   QuestionAnswers,
   QuestionDraft,
 } from "../../protocol/index.ts";
+import { MAX_PLAN_CHARS } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
 import { ApproveOptions } from "./ApproveOptions.tsx";
 import { AskAboutPlan } from "./AskAboutPlan.tsx";
@@ -245,7 +246,7 @@ export function PlanReviewPanel({
             className="qreview-edit-text"
             aria-label={t("planReview.editLabel")}
             rows={18}
-            maxLength={200_000}
+            maxLength={MAX_PLAN_CHARS}
             spellCheck={false}
             value={editedText}
             disabled={latched}

@@ -13,7 +13,7 @@ import { Markdown } from "../../markdown/Markdown.tsx";
 import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
 import { CardMeasures, type Layout, layoutCards } from "./cardLayout.ts";
-import { type DomBlock, readDomBlocks } from "./domBlocks.ts";
+import { type DomBlock, readDomBlocks, readDomBlocksInSteps } from "./domBlocks.ts";
 import { highlightQuotes } from "./highlight.ts";
 import { linesFor, linesIfReady, warmPlanLines } from "./planLines.ts";
 import { useMarginLayout } from "./useMarginLayout.ts";
@@ -135,11 +135,15 @@ export function PlanCommentSurface({
     const root = planRef.current;
     if (root === null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelRead = () => {};
     const read = () => {
       clearTimeout(timer);
+      cancelRead();
       timer = setTimeout(() => {
         const markdown = root.querySelector(".markdown:not(.markdown-plain)");
-        setBlocks(markdown === null ? [] : readDomBlocks(markdown));
+        if (markdown === null) setBlocks([]);
+        // A long plan is read over several tasks; a change meanwhile starts the read again.
+        else cancelRead = readDomBlocksInSteps(markdown, setBlocks);
       }, BLOCKS_SETTLE_MS);
     };
     read();
@@ -147,6 +151,7 @@ export function PlanCommentSurface({
     observer.observe(root, { childList: true, subtree: true, characterData: true });
     return () => {
       clearTimeout(timer);
+      cancelRead();
       observer.disconnect();
     };
   }, []);

@@ -311,4 +311,16 @@ describe("plan comments (V1–V3)", () => {
     await user.keyboard("jc");
     expect(await screen.findByRole("button", { name: "添加评论" })).toBeDisabled();
   });
+  it("[V1] a plan without comments reads no positions while it renders and its blocks are read", async () => {
+    // A position read in the card's task forces the whole plan's layout into it (tens of ms
+    // on a big plan); with nothing to place in the margin there is nothing to measure.
+    const read = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect");
+    try {
+      setup();
+      await blocksReady();
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+    }
+  });
 });

@@ -99,6 +99,9 @@ export function layoutCards(
     const height = room.get(element) ?? "";
     if (element.style.marginBottom !== height) element.style.marginBottom = height;
   }
+  // Nothing to place (a plan without comments, before a block is picked): reading a position
+  // would force the whole plan's layout into the task that shows the card.
+  if (byBlock.size === 0) return slots;
   // Inline tops move with the room just made above them, so they are read afresh.
   let tops: Map<number, number | null>;
   if (wide) tops = measures.topsIn(layer, blocks, layout, indexes);

@@ -5,7 +5,7 @@ import MarkdownRenderer from "../../markdown/MarkdownRenderer.tsx";
 import { sourceBlocks } from "../../markdown/sourceBlocks.ts";
 import { SOFT_BLOCK_CHARS } from "../../markdown/splitBlocks.ts";
 import { linesOfBlocks } from "./anchors.ts";
-import { readDomBlocks } from "./domBlocks.ts";
+import { readDomBlocks, readDomBlocksInSteps } from "./domBlocks.ts";
 
 // Long enough that the renderer cuts the table between rows and the code block in two.
 const rows = Array.from(
@@ -48,5 +48,35 @@ describe("rendered blocks", () => {
     const codeBlock = blocks.find((b) => b.kind === "code");
     expect(codeBlock?.elements.length).toBeGreaterThan(1);
     expect(lines[blocks.indexOf(codeBlock!)]).toEqual({ start: 130, end: 291 });
+    // Its text is the whole code's, whitespace collapsed, read once per piece.
+    expect(codeBlock?.text).toBe(code.join(" "));
+  });
+
+  it("[V1] a long plan's blocks are read over several tasks into the same blocks, and a cancelled read never reports", async () => {
+    const { container } = render(<MarkdownRenderer text={PLAN} />);
+    await waitFor(() => expect(container.textContent).toContain("Done."));
+    const whole = readDomBlocks(container);
+    let stepped: ReturnType<typeof readDomBlocks> | null = null;
+    readDomBlocksInSteps(
+      container,
+      (blocks) => {
+        stepped = blocks;
+      },
+      0,
+    );
+    // With no time to spare, each task reads one element: nothing is reported at once.
+    expect(stepped).toBeNull();
+    await waitFor(() => expect(stepped).toEqual(whole));
+    let cancelledReport = false;
+    const cancel = readDomBlocksInSteps(
+      container,
+      () => {
+        cancelledReport = true;
+      },
+      0,
+    );
+    cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cancelledReport).toBe(false);
   });
 });

@@ -65,10 +65,50 @@ function continues(element: Element, selector: string): Element | null {
  * reopened, so those repeats are folded back into one block each.
  */
 export function readDomBlocks(root: Element): DomBlock[] {
+  const reading = readingDomBlocks(root);
+  let step = reading.next();
+  while (!step.done) step = reading.next();
+  return step.value;
+}
+
+/**
+ * The same read over several tasks, each at most `budgetMs` of script (and one element): a
+ * 2,000-row plan is tens of ms of reading, which would otherwise be one task while the person
+ * scrolls. Calls `done` with the blocks unless cancelled first; returns the cancel.
+ */
+export function readDomBlocksInSteps(
+  root: Element,
+  done: (blocks: DomBlock[]) => void,
+  budgetMs = 8,
+): () => void {
+  const reading = readingDomBlocks(root);
+  const channel = new MessageChannel();
+  let cancelled = false;
+  const run = () => {
+    const began = performance.now();
+    let step = reading.next();
+    while (!step.done && performance.now() - began < budgetMs) step = reading.next();
+    if (cancelled) return;
+    if (step.done) {
+      channel.port1.close();
+      done(step.value);
+    } else channel.port2.postMessage(null);
+  };
+  channel.port1.onmessage = run;
+  run();
+  return () => {
+    cancelled = true;
+    channel.port1.close();
+  };
+}
+
+/** readDomBlocks, one element per step. */
+function* readingDomBlocks(root: Element): Generator<void, DomBlock[]> {
   const blocks: DomBlock[] = [];
   const headings: { level: number; text: string }[] = [];
   const counts = new Map<string, number>();
   for (const element of root.querySelectorAll<HTMLElement>(SELECTOR)) {
+    yield;
     if (element.tagName === "P" && element.closest("li") !== null) continue;
     const kind = kindOf(element);
     if (kind === "row" && element.parentElement?.tagName === "THEAD") {
@@ -87,7 +127,10 @@ export function readDomBlocks(root: Element): DomBlock[] {
       const last = blocks[blocks.length - 1];
       if (earlier && last?.kind === "code" && last.elements.includes(earlier as HTMLElement)) {
         last.elements.push(element);
-        last.text = collapse(`${last.text}\n${element.textContent ?? ""}`);
+        // The text so far is collapsed already: collapsing it again for every piece made a
+        // 300 KB code block quadratic (tens of ms in one step of the read).
+        const more = collapse(element.textContent ?? "");
+        if (more !== "") last.text = last.text === "" ? more : `${last.text} ${more}`;
         continue;
       }
     }

@@ -2,18 +2,23 @@ import type { SourceBlock } from "../../markdown/sourceBlocks.ts";
 import { type Lines, linesOfBlocks, quoteLines } from "./anchors.ts";
 import type { DomBlock } from "./domBlocks.ts";
 
-// The parser lives in the markdown chunk, which is loaded once a plan has rendered; importing
-// it lazily keeps it out of the first load.
-const loadSourceBlocks = () => import("../../markdown/sourceBlocks.ts");
+// The parser lives in the markdown chunk (or a worker), loaded once a plan has rendered;
+// importing it lazily keeps it out of the first load.
+const loadParser = () => import("../../markdown/sourceBlocksOffThread.ts");
 
 let cached: { plan: string; source: SourceBlock[] } | null = null;
+let pending: { plan: string; source: Promise<SourceBlock[]> } | null = null;
 
 async function sourceOf(plan: string): Promise<SourceBlock[]> {
-  if (cached?.plan !== plan) {
-    const { sourceBlocks } = await loadSourceBlocks();
-    cached = { plan, source: sourceBlocks(plan) };
+  if (cached?.plan === plan) return cached.source;
+  if (pending?.plan !== plan) {
+    const source = loadParser().then(({ sourceBlocksOffThread }) => sourceBlocksOffThread(plan));
+    pending = { plan, source };
+    void source.then((blocks) => {
+      if (pending?.source === source) cached = { plan, source: blocks };
+    });
   }
-  return cached.source;
+  return pending.source;
 }
 
 /** Parses the plan's block lines while the page is idle, so adding a comment need not wait. */
