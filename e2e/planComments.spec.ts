@@ -98,6 +98,14 @@ test("[V1][V2][V3] comment on two lines, request changes: revision 2 shows both 
   page,
   server,
 }) => {
+  // Frames in order, so the reload below can wait for the server to acknowledge the last draft.
+  const frames: { sent: boolean; text: string }[] = [];
+  page.on("websocket", (socket) => {
+    socket.on("framesent", ({ payload }) => frames.push({ sent: true, text: String(payload) }));
+    socket.on("framereceived", ({ payload }) =>
+      frames.push({ sent: false, text: String(payload) }),
+    );
+  });
   const { questions, card, body } = await demoPlan(page, server.url);
   // Line 13 of the plan: the third step. Blocks: h1, goal, h2, item 1, two nested items, item 2, item 3.
   await commentByKeys(
@@ -113,7 +121,18 @@ test("[V1][V2][V3] comment on two lines, request changes: revision 2 shows both 
   await expectNoViolations(page);
 
   // Reload: the comments come back from the server's draft, on the same blocks.
-  await page.waitForTimeout(600);
+  await expect
+    .poll(() => {
+      const saved = frames.findLastIndex(
+        ({ sent, text }) =>
+          sent && text.includes('"interaction.draft"') && text.includes("Is one file enough?"),
+      );
+      return (
+        saved >= 0 &&
+        frames.slice(saved + 1).some(({ sent, text }) => !sent && text.includes('"receipt"'))
+      );
+    })
+    .toBe(true);
   await page.reload();
   await expect(card.getByRole("article")).toHaveCount(2);
   await expect(

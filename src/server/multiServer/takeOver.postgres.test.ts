@@ -13,7 +13,8 @@ import { TestClient } from "../testing/wsClient.ts";
 const scenario = `
 turns:${ASK_COLOUR_TURN}
 `;
-const DEADLINE_MS = 8_000;
+// Room for the take-over to land before the deadline on a loaded machine (B looks once a second).
+const DEADLINE_MS = 15_000;
 
 let postgres: TestPostgres;
 let dir: ReturnType<typeof tempDir>;
@@ -84,11 +85,16 @@ describe("[S2] a session's turn runs on one server and moves when that server di
     expect(await turnHolder(dbUrl, sessionId)).toBe(String(a.port));
     // B's prompt while A runs the turn joins A's turn; B starts no turn of its own.
     b.client.send({ type: "prompt", sessionId, text: "and take your time" });
-    await a.client.next("event", kindIs(sessionId, "user.message"));
+    await a.client.next(
+      "event",
+      (frame) =>
+        kindIs(sessionId, "user.message")(frame) &&
+        JSON.stringify(frame.entry).includes("take your time"),
+    );
 
     await a.cli.kill("SIGKILL");
     await vi.waitFor(async () => expect(await turnHolder(dbUrl, sessionId)).toBe(String(b.port)), {
-      timeout: 5_000,
+      timeout: 12_000,
       interval: 100,
     });
     expect(Date.now()).toBeLessThan(deadlineAt);
@@ -115,5 +121,49 @@ describe("[S2] a session's turn runs on one server and moves when that server di
     expect(events.filter((entry) => entry.kind === "interaction.requested")).toHaveLength(1);
     expect(events.filter((entry) => entry.kind === "interaction.countdown")).toHaveLength(1);
     expect(events.filter((entry) => entry.kind === "turn.started")).toHaveLength(1);
+  }, 60_000);
+
+  it("[S2][A7] a message sent to the other server just after the kill joins the dead server's turn there: one turn, the question keeps its deadline", async () => {
+    const dbUrl = await postgres.newDatabase();
+    const a = await startServer(dbUrl);
+    const b = await startServer(dbUrl);
+    a.client.send({ type: "session.create", title: "prompted" });
+    const sessionId = (await a.client.next("snapshot")).session.id;
+    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
+    b.client.send({ type: "session.open", sessionId });
+    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+    a.client.send({ type: "prompt", sessionId, text: "ask me" });
+    const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
+    if (counting.entry.kind !== "interaction.countdown") throw new Error("unreachable");
+    if (counting.entry.countdown.phase !== "counting") throw new Error("not counting");
+    const { deadlineAt } = counting.entry.countdown;
+
+    await a.cli.kill("SIGKILL");
+    // The moment PostgreSQL frees A's lock, before B's once-a-second look for dead servers'
+    // turns (mostly): B's prompt is what finds the open turn.
+    await vi.waitFor(async () => expect(await turnHolder(dbUrl, sessionId)).toBeUndefined(), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    b.client.send({ type: "prompt", sessionId, text: "and take your time" });
+
+    const resolved = await b.client.next(
+      "event",
+      kindIs(sessionId, "interaction.resolved"),
+      DEADLINE_MS + 5_000,
+    );
+    expect(resolved.entry).toMatchObject({ outcome: { type: "answered", auto: true } });
+    expect(resolved.at).toBeGreaterThanOrEqual(deadlineAt);
+    const ended = await b.client.next("event", kindIs(sessionId, "turn.ended"), 10_000);
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+    const events = b.client.frames.flatMap((frame) =>
+      frame.type === "event" && frame.sessionId === sessionId ? [frame.entry] : [],
+    );
+    // The old code started a second turn for the message while the first one's question waited.
+    expect(events.filter((entry) => entry.kind === "turn.started")).toHaveLength(1);
+    expect(events.filter((entry) => entry.kind === "turn.ended")).toHaveLength(1);
+    expect(events.findIndex((entry) => entry.kind === "turn.ended")).toBeGreaterThan(
+      events.findIndex((entry) => entry.kind === "interaction.resolved"),
+    );
   }, 60_000);
 });

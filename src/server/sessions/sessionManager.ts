@@ -188,9 +188,7 @@ export class SessionManager {
         }
         const entries = this.deps.log.entriesAfter(sessionId, 0);
         if (hasOpenTurn(entries)) {
-          this.projections.load(sessionId, entries);
-          this.deps.interactions.takeOver(sessionId, entries);
-          this.launch(sessionId, danglingCalls(entries));
+          this.resumeHere(sessionId, entries);
         } else if (
           this.projections.load(sessionId, entries).userSpokeSince(lastTurnEnd(entries)) ||
           unheard(entries, this.promptedElsewhere.get(sessionId))
@@ -206,6 +204,13 @@ export class SessionManager {
         console.error(`session ${sessionId}: could not take the turn over:`, error);
       }
     }
+  }
+
+  /** S2/A7: a turn a dead server left open goes on here, its questions and calls as they were. */
+  private resumeHere(sessionId: string, entries: readonly StoredEntry[]): void {
+    this.projections.load(sessionId, entries);
+    this.deps.interactions.takeOver(sessionId, entries);
+    this.launch(sessionId, danglingCalls(entries));
   }
 
   create(
@@ -277,8 +282,16 @@ export class SessionManager {
     // X1: an agent over MCP runs its own turns; it hears this message with its next result.
     if (!this.running.has(sessionId) && !isDrivenOverMcp(session.model)) {
       if (this.claim(sessionId)) {
-        this.append(sessionId, { kind: "turn.started" });
-        this.launch(sessionId, []);
+        if (this.deps.turnLocks && this.projections.get(sessionId).hasOpenTurn()) {
+          // S2/A7: the server running the turn died before anyone took it over; the turn goes
+          // on here with this message in it, its questions keeping their deadlines.
+          this.elsewhere.delete(sessionId);
+          this.promptedElsewhere.delete(sessionId);
+          this.resumeHere(sessionId, this.deps.log.entriesAfter(sessionId, 0));
+        } else {
+          this.append(sessionId, { kind: "turn.started" });
+          this.launch(sessionId, []);
+        }
       } else {
         // S2: the server running the turn hears the message; should that turn be ending
         // right now, this server starts the next one once the lock is free.
