@@ -253,6 +253,22 @@ const MCP_PLAN = `# Plan: rename the config loader
 test.describe("review_plan over MCP with the SDK client", () => {
   test.use({ serverArgs: STILL });
 
+  /** V8: the agent's first revision, "Plan A", on the card; `settled` records its reply. */
+  async function planAOnCard(page: Page, server: PlangateServer) {
+    const { agent, questions } = await openAgentSession(page, server);
+    const settled: string[] = [];
+    const first = agent
+      .callTool({ name: "review_plan", arguments: { plan: "# Plan A\n\n1. Old step.\n" } })
+      .then((reply) => {
+        settled.push("A");
+        return reply as ReviewReply;
+      });
+    await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
+    const card = questions.planCard(questions.copy["planReview.cardName"]);
+    await expect(card.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    return { agent, questions, settled, first, card };
+  }
+
   async function openAgentSession(page: Page, server: PlangateServer) {
     const shell = new ShellPage(page);
     await shell.open(server.url);
@@ -420,17 +436,7 @@ test.describe("review_plan over MCP with the SDK client", () => {
     page,
     server,
   }) => {
-    const { agent, questions } = await openAgentSession(page, server);
-    const settled: string[] = [];
-    const first = agent
-      .callTool({ name: "review_plan", arguments: { plan: "# Plan A\n\n1. Old step.\n" } })
-      .then((reply) => {
-        settled.push("A");
-        return reply as ReviewReply;
-      });
-    await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
-    const card = questions.planCard(questions.copy["planReview.cardName"]);
-    await expect(card.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    const { agent, questions, settled, first, card } = await planAOnCard(page, server);
 
     const second = agent
       .callTool({ name: "review_plan", arguments: { plan: "# Plan B\n\n1. New step.\n" } })
@@ -458,17 +464,7 @@ test.describe("review_plan over MCP with the SDK client", () => {
     page,
     server,
   }) => {
-    const { agent, questions } = await openAgentSession(page, server);
-    const settled: string[] = [];
-    const first = agent
-      .callTool({ name: "review_plan", arguments: { plan: "# Plan A\n\n1. Old step.\n" } })
-      .then((reply) => {
-        settled.push("A");
-        return reply as ReviewReply;
-      });
-    await page.getByTestId("session-item").filter({ hasText: "plan-agent" }).click();
-    const card = questions.planCard(questions.copy["planReview.cardName"]);
-    await expect(card.getByRole("heading", { name: "Plan A" })).toBeVisible();
+    const { agent, questions, settled, first, card } = await planAOnCard(page, server);
     // Another tab of the same person on the same session.
     const other = await page.context().newPage();
     await new ShellPage(other).open(server.url);

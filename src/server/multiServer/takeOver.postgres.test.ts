@@ -66,22 +66,26 @@ async function turnHolder(dbUrl: string, sessionId: string): Promise<string | un
   }
 }
 
+/** Two servers on a fresh database, a session open on both, and A's turn asking, counting down. */
+async function askedOnA() {
+  const dbUrl = await postgres.newDatabase();
+  const a = await startServer(dbUrl);
+  const b = await startServer(dbUrl);
+  a.client.send({ type: "session.create", title: "moves" });
+  const sessionId = (await a.client.next("snapshot")).session.id;
+  await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
+  b.client.send({ type: "session.open", sessionId });
+  await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+  a.client.send({ type: "prompt", sessionId, text: "ask me" });
+  const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
+  if (counting.entry.kind !== "interaction.countdown") throw new Error("unreachable");
+  if (counting.entry.countdown.phase !== "counting") throw new Error("not counting");
+  return { dbUrl, a, b, sessionId, deadlineAt: counting.entry.countdown.deadlineAt };
+}
+
 describe("[S2] a session's turn runs on one server and moves when that server dies", () => {
   it("[S2][A7] kill -9 of the server running a turn: the other takes the session over, the question keeps its deadline, the turn ends there", async () => {
-    const dbUrl = await postgres.newDatabase();
-    const a = await startServer(dbUrl);
-    const b = await startServer(dbUrl);
-    a.client.send({ type: "session.create", title: "moves" });
-    const sessionId = (await a.client.next("snapshot")).session.id;
-    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
-    b.client.send({ type: "session.open", sessionId });
-    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
-
-    a.client.send({ type: "prompt", sessionId, text: "ask me" });
-    const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
-    if (counting.entry.kind !== "interaction.countdown") throw new Error("unreachable");
-    if (counting.entry.countdown.phase !== "counting") throw new Error("not counting");
-    const { deadlineAt } = counting.entry.countdown;
+    const { dbUrl, a, b, sessionId, deadlineAt } = await askedOnA();
     expect(await turnHolder(dbUrl, sessionId)).toBe(String(a.port));
     // B's prompt while A runs the turn joins A's turn; B starts no turn of its own.
     b.client.send({ type: "prompt", sessionId, text: "and take your time" });
@@ -124,19 +128,7 @@ describe("[S2] a session's turn runs on one server and moves when that server di
   }, 60_000);
 
   it("[S2][A7] a message sent to the other server just after the kill joins the dead server's turn there: one turn, the question keeps its deadline", async () => {
-    const dbUrl = await postgres.newDatabase();
-    const a = await startServer(dbUrl);
-    const b = await startServer(dbUrl);
-    a.client.send({ type: "session.create", title: "prompted" });
-    const sessionId = (await a.client.next("snapshot")).session.id;
-    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
-    b.client.send({ type: "session.open", sessionId });
-    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
-    a.client.send({ type: "prompt", sessionId, text: "ask me" });
-    const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
-    if (counting.entry.kind !== "interaction.countdown") throw new Error("unreachable");
-    if (counting.entry.countdown.phase !== "counting") throw new Error("not counting");
-    const { deadlineAt } = counting.entry.countdown;
+    const { dbUrl, a, b, sessionId, deadlineAt } = await askedOnA();
 
     await a.cli.kill("SIGKILL");
     // The moment PostgreSQL frees A's lock, before B's once-a-second look for dead servers'
