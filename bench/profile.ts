@@ -254,7 +254,10 @@ const targets: Record<string, () => Promise<void>> = {
         const shown = events.next((e) => (e.label ?? "").includes(`(${tag})`), 10_000, tag);
         await server.ask(
           sessionId,
-          i % 2 === 0 ? genericQuestion(tag) : planReviewQuestion(tag, SMALL_PLAN),
+          // The plan card shows the plan, not the question: its heading carries the tag.
+          i % 2 === 0
+            ? genericQuestion(tag)
+            : planReviewQuestion(tag, SMALL_PLAN.replace("# Plan:", `# Plan (${tag}):`)),
           i % 2 === 0 ? "AskUserQuestion" : "ExitPlanMode",
         );
         await shown;
