@@ -4,7 +4,7 @@ import { CountdownTakenError } from "../store/errors.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { openStore } from "../store/store.ts";
 import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
-import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
+import { kindIs, sessionOnBoth, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
 turns:${ASK_COLOUR_TURN}
@@ -45,11 +45,7 @@ describe("[S2] each deadline fires once across servers", () => {
       timings: { graceMs: 200, deadlineMs: 1_200 },
     });
     const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
-    a.client.send({ type: "session.create", title: "deadline" });
-    const sessionId = (await a.client.next("snapshot")).session.id;
-    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
-    b.client.send({ type: "session.open", sessionId });
-    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+    const sessionId = await sessionOnBoth(a.client, b.client, "deadline");
 
     a.client.send({ type: "prompt", sessionId, text: "ask me" });
     const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));

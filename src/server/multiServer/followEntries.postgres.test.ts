@@ -1,5 +1,5 @@
 import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
-import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
+import { kindIs, sessionOnBoth, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
 turns:${ASK_COLOUR_TURN}
@@ -16,12 +16,8 @@ describe("[S2] two servers on one PostgreSQL follow each other's entries", () =>
 
   it("[S2] a question asked through A shows on B's socket; answered on A it leaves B; B's late answer is refused and changes nothing", async () => {
     const { a, b, onA, onB } = await twoServers();
-    onA.send({ type: "session.create", title: "shared" });
-    const sessionId = (await onA.next("snapshot")).session.id;
     // B's page learns of the session from B's server, then opens it there.
-    await onB.next("session.upserted", (frame) => frame.session.id === sessionId);
-    onB.send({ type: "session.open", sessionId });
-    await onB.next("snapshot", (frame) => frame.session.id === sessionId);
+    const sessionId = await sessionOnBoth(onA, onB, "shared");
 
     onA.send({ type: "prompt", sessionId, text: "ask me" });
     const onBRequested = await onB.next("event", kindIs(sessionId, "interaction.requested"));
@@ -73,11 +69,7 @@ describe("[S2] two servers on one PostgreSQL follow each other's entries", () =>
 
   it("[S2] a question of A's turn answered on B reaches A's turn, which goes on with B's answer", async () => {
     const { a, onA, onB } = await twoServers();
-    onA.send({ type: "session.create", title: "answered elsewhere" });
-    const sessionId = (await onA.next("snapshot")).session.id;
-    await onB.next("session.upserted", (frame) => frame.session.id === sessionId);
-    onB.send({ type: "session.open", sessionId });
-    await onB.next("snapshot", (frame) => frame.session.id === sessionId);
+    const sessionId = await sessionOnBoth(onA, onB, "answered elsewhere");
 
     onA.send({ type: "prompt", sessionId, text: "ask me" });
     const requested = await onB.next("event", kindIs(sessionId, "interaction.requested"));
@@ -96,11 +88,7 @@ describe("[S2] two servers on one PostgreSQL follow each other's entries", () =>
 
   it("[S2][Q8] stop pressed on B stops the turn A runs, and its question with it", async () => {
     const { a, b, onA, onB } = await twoServers();
-    onA.send({ type: "session.create", title: "stopped elsewhere" });
-    const sessionId = (await onA.next("snapshot")).session.id;
-    await onB.next("session.upserted", (frame) => frame.session.id === sessionId);
-    onB.send({ type: "session.open", sessionId });
-    await onB.next("snapshot", (frame) => frame.session.id === sessionId);
+    const sessionId = await sessionOnBoth(onA, onB, "stopped elsewhere");
     onA.send({ type: "prompt", sessionId, text: "ask me" });
     await onB.next("event", kindIs(sessionId, "interaction.requested"));
     expect(a.server.sessions.isRunning(sessionId)).toBe(true);

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { TURN_LOCK_SPACE } from "../store/postgres/pgTurnLocks.ts";
 import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
-import { kindIs, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
+import { kindIs, sessionOnBoth, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
 
 const scenario = `
 turns:${ASK_COLOUR_TURN}
@@ -15,11 +15,7 @@ describe("[S2] a store connection that drops loses its turn locks, and the serve
   async function turnWaitingOnA() {
     const { dbPath, started } = await servers.start(2);
     const [a, b] = started as [(typeof started)[0], (typeof started)[0]];
-    a.client.send({ type: "session.create", title: "locked" });
-    const sessionId = (await a.client.next("snapshot")).session.id;
-    await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
-    b.client.send({ type: "session.open", sessionId });
-    await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+    const sessionId = await sessionOnBoth(a.client, b.client, "locked");
     a.client.send({ type: "prompt", sessionId, text: "ask me" });
     const requested = await b.client.next("event", kindIs(sessionId, "interaction.requested"));
     if (requested.entry.kind !== "interaction.requested") throw new Error("unreachable");

@@ -6,7 +6,7 @@ import { TURN_LOCK_SPACE } from "../store/postgres/pgTurnLocks.ts";
 import { CliProcess } from "../testing/cliProcess.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
-import { kindIs } from "../testing/serversOnPostgres.ts";
+import { kindIs, sessionOnBoth } from "../testing/serversOnPostgres.ts";
 import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
@@ -71,11 +71,7 @@ async function askedOnA() {
   const dbUrl = await postgres.newDatabase();
   const a = await startServer(dbUrl);
   const b = await startServer(dbUrl);
-  a.client.send({ type: "session.create", title: "moves" });
-  const sessionId = (await a.client.next("snapshot")).session.id;
-  await b.client.next("session.upserted", (frame) => frame.session.id === sessionId);
-  b.client.send({ type: "session.open", sessionId });
-  await b.client.next("snapshot", (frame) => frame.session.id === sessionId);
+  const sessionId = await sessionOnBoth(a.client, b.client, "moves");
   a.client.send({ type: "prompt", sessionId, text: "ask me" });
   const counting = await b.client.next("event", kindIs(sessionId, "interaction.countdown"));
   if (counting.entry.kind !== "interaction.countdown") throw new Error("unreachable");

@@ -58,6 +58,23 @@ export function useServersOnPostgres(scenario: string) {
   };
 }
 
+/**
+ * S2: a session created through `creator`'s server and opened through `follower`'s once that
+ * server has announced it; its id.
+ */
+export async function sessionOnBoth(
+  creator: TestClient,
+  follower: TestClient,
+  title: string,
+): Promise<string> {
+  creator.send({ type: "session.create", title });
+  const sessionId = (await creator.next("snapshot")).session.id;
+  await follower.next("session.upserted", (frame) => frame.session.id === sessionId);
+  follower.send({ type: "session.open", sessionId });
+  await follower.next("snapshot", (frame) => frame.session.id === sessionId);
+  return sessionId;
+}
+
 /** Matches an `event` frame of the session carrying an entry of that kind. */
 export const kindIs =
   (sessionId: string, kind: StoredEntry["entry"]["kind"]) =>
