@@ -316,7 +316,7 @@ export class McpBridge {
           outputSchema: mcpOutputSchemas[name] as never,
           annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive },
         },
-        ((args: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) =>
+        ((args: unknown, extra: ToolExtra) =>
           this.callTool(connection, name, args, extra)) as never,
       );
     }
@@ -326,7 +326,7 @@ export class McpBridge {
     connection: McpConnection,
     name: string,
     args: unknown,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    extra: ToolExtra,
   ): Promise<CallToolResult> {
     const sessionId = await this.sessionOf(connection, extra);
     this.inbox.open(sessionId);
@@ -336,23 +336,19 @@ export class McpBridge {
     // Held as data while it waits: the request's listener, its progress and its cleanup; the
     // result is chained, not awaited, so no suspended frame of this function waits with it.
     const waiter = new Waiter(this, connection, call, extra);
-    return call.result.then(
-      (result) => {
+    return call.result
+      .finally(() => {
         waiter.done();
         connection.lastSeen = this.now();
+      })
+      .then((result) => {
         const heard = this.inbox.take(sessionId);
         return {
           content: [{ type: "text", text: result.output + heard }],
           ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
           isError: result.isError ?? false,
         };
-      },
-      (error: unknown) => {
-        waiter.done();
-        connection.lastSeen = this.now();
-        throw error;
-      },
-    );
+      });
   }
 
   /** B3: only the agent's own cancel withdraws the question; losing the connection does not. */
@@ -409,18 +405,12 @@ export class McpBridge {
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */
-  private sessionOf(
-    connection: McpConnection,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<string> {
+  private sessionOf(connection: McpConnection, extra: ToolExtra): Promise<string> {
     connection.session ??= this.resolveSession(connection, extra);
     return connection.session;
   }
 
-  private async resolveSession(
-    connection: McpConnection,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<string> {
+  private async resolveSession(connection: McpConnection, extra: ToolExtra): Promise<string> {
     const client = clientNameOf(connection.server.server.getClientVersion()?.name);
     const root = await this.rootOf(connection, extra);
     const key = `${client}\u0000${root}`;
@@ -446,10 +436,7 @@ export class McpBridge {
     return session.id;
   }
 
-  private async rootOf(
-    connection: McpConnection,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<string> {
+  private async rootOf(connection: McpConnection, extra: ToolExtra): Promise<string> {
     if (!connection.server.server.getClientCapabilities()?.roots) return this.deps.workspace;
     try {
       const { roots } = await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {

@@ -26,8 +26,4 @@ export class SharedExtras {
     held.users -= 1;
     if (held.users === 0) this.bySession.delete(sessionId);
   }
-
-  get size(): number {
-    return this.bySession.size;
-  }
 }

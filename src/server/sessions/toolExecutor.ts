@@ -83,30 +83,19 @@ export class ToolExecutor {
       signal,
       mode,
     };
-    const input = parsed.data;
     // Chained, not awaited: a call waiting on the user holds one reaction here, not a
     // suspended async function with its frame.
-    let stepped: Promise<StepResult>;
-    try {
-      stepped = this.stepOf(sessionId, tool, call, input, mode, context, signal);
-    } catch (error) {
-      this.extras?.release(sessionId);
-      throw error;
-    }
-    return stepped.then(
-      (step) => this.afterStep(sessionId, contract, call, step, context, signal),
-      (error: unknown) => {
-        this.extras?.release(sessionId);
-        throw error;
-      },
-    );
+    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal)
+      .then((step) => this.afterStep(contract, call, step, context, signal))
+      .finally(() => this.extras?.release(sessionId));
   }
 
   /**
    * A7: a call re-run after a restart whose step was resolved before it runs from that
-   * resolution; it was the call's permission, given under the mode of its time.
+   * resolution; it was the call's permission, given under the mode of its time. Otherwise the
+   * policy's verdict, then the approval card or the tool's own question (Q5).
    */
-  private stepOf(
+  private async stepOf(
     sessionId: string,
     tool: AnyToolContract,
     call: ToolCallToRun,
@@ -118,51 +107,14 @@ export class ToolExecutor {
     const contract = tool as ToolContract<unknown>;
     const logged = this.deps.stepOf?.(sessionId, call.callId);
     if (logged?.kind === "question" && contract.userStep) {
-      return Promise.resolve(this.fill(contract, input, toAskOutcome(logged.outcome)));
+      return this.fill(contract, input, toAskOutcome(logged.outcome));
     }
     if (logged?.kind === "permission" && !contract.userStep) {
-      return this.permitted(tool, call, input, toPermissionOutcome(logged.outcome)).then(
-        (refusal): StepResult =>
-          refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false },
-      );
+      const refusal = await this.permitted(tool, call, input, toPermissionOutcome(logged.outcome));
+      return refusal
+        ? { type: "refused", result: refusal }
+        : { type: "filled", input, auto: false };
     }
-    return this.permissionStep(sessionId, tool, call, input, mode, context, signal);
-  }
-
-  private async afterStep(
-    sessionId: string,
-    contract: ToolContract<unknown>,
-    call: ToolCallToRun,
-    step: StepResult,
-    context: ToolContext,
-    signal: AbortSignal,
-  ): Promise<ToolResult> {
-    try {
-      if (step.type === "refused") return step.result;
-      const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
-      try {
-        return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        return failure(
-          `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    } finally {
-      this.extras?.release(sessionId);
-    }
-  }
-
-  /** The policy's verdict, then the approval card or the tool's own question (Q5). */
-  private async permissionStep(
-    sessionId: string,
-    tool: AnyToolContract,
-    call: ToolCallToRun,
-    input: unknown,
-    mode: () => ExecutionMode,
-    context: ToolContext,
-    signal: AbortSignal,
-  ): Promise<StepResult> {
     const verdict = this.deps.permissions(tool, input, mode());
     if (verdict.type === "deny") {
       return {
@@ -170,7 +122,6 @@ export class ToolExecutor {
         result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
       };
     }
-    const contract = tool as ToolContract<unknown>;
     if (contract.userStep) {
       return this.askUserStep(sessionId, contract, call, input, context, signal);
     }
@@ -182,11 +133,30 @@ export class ToolExecutor {
     return { type: "filled", input, auto: false };
   }
 
+  private async afterStep(
+    contract: ToolContract<unknown>,
+    call: ToolCallToRun,
+    step: StepResult,
+    context: ToolContext,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    if (step.type === "refused") return step.result;
+    const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
+    try {
+      return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return failure(
+        `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
   /**
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
    * decision carrying the filled input, which is re-validated before the handler sees it.
    */
-  private askUserStep(
+  private async askUserStep(
     sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
@@ -213,7 +183,7 @@ export class ToolExecutor {
         STOP_GRACE_MS,
       );
     } catch (error) {
-      return Promise.resolve().then(() => refused(error));
+      return refused(error);
     }
     // Chained, not awaited (see run): the outcome fills the input, a failure refuses.
     return asked.then((outcome) => this.fill(contract, input, outcome), refused);
