@@ -117,6 +117,19 @@ function keysOf(node: SchemaNode & { t: "object" }): Set<string> {
   return keys;
 }
 
+/** Runs `child` on one element or field; its issues join `payload`'s under `key`. */
+function runAt(
+  nodes: SchemaNode[],
+  child: number,
+  value: unknown,
+  key: PropertyKey,
+  payload: Payload,
+): Payload {
+  const result = run(nodes, child, { value, issues: [] });
+  if (result.issues.length > 0) payload.issues.push(...prefixed(key, result.issues));
+  return result;
+}
+
 function fail(payload: Payload, expected: string): void {
   payload.issues.push({ code: "invalid_type", expected, path: [] });
 }
@@ -160,11 +173,8 @@ function run(nodes: SchemaNode[], index: number, payload: Payload): Payload {
         }
       }
       const out = new Array(input.length);
-      for (let i = 0; i < input.length; i++) {
-        const result = run(nodes, node.e, { value: input[i], issues: [] });
-        if (result.issues.length > 0) payload.issues.push(...prefixed(i, result.issues));
-        out[i] = result.value;
-      }
+      for (let i = 0; i < input.length; i++)
+        out[i] = runAt(nodes, node.e, input[i], i, payload).value;
       payload.value = out;
       break;
     }
@@ -176,9 +186,7 @@ function run(nodes: SchemaNode[], index: number, payload: Payload): Payload {
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(input)) {
         if (key === "__proto__") continue;
-        const result = run(nodes, node.v, { value: input[key], issues: [] });
-        if (result.issues.length > 0) payload.issues.push(...prefixed(key, result.issues));
-        out[key] = result.value;
+        out[key] = runAt(nodes, node.v, input[key], key, payload).value;
       }
       payload.value = out;
       break;
@@ -191,10 +199,10 @@ function run(nodes: SchemaNode[], index: number, payload: Payload): Payload {
       const out: Record<string, unknown> = {};
       for (const [key, child, optional] of node.f) {
         if (key === "__proto__") continue;
-        const result = run(nodes, child, { value: input[key], issues: [] });
         const present = key in input;
+        // An absent optional field is skipped unread: running its (pure) schema adds nothing.
         if (!present && optional) continue;
-        if (result.issues.length > 0) payload.issues.push(...prefixed(key, result.issues));
+        const result = runAt(nodes, child, input[key], key, payload);
         if (!present) {
           if (result.issues.length === 0) {
             payload.issues.push({ code: "invalid_type", expected: "nonoptional", path: [key] });

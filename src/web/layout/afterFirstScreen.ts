@@ -9,7 +9,7 @@ interface Store {
 const GIVE_UP_MS = 5000;
 
 /** The first screen is up: welcome came and the selected session, if any, has its snapshot. */
-export function firstScreenShown(state: WebData): boolean {
+function firstScreenShown(state: WebData): boolean {
   const selected = state.selectedSessionId;
   return state.timings !== null && (selected === null || state.views[selected] !== undefined);
 }

@@ -144,10 +144,15 @@ export function splitLazily(text: string): LazySplit {
   };
 
   if (text.includes("]:") && MAY_DEFINE.test(text)) has(Number.POSITIVE_INFINITY);
+  // Joined once per new definition, not on each read: the renderer reads it every step.
+  let joined = { count: 0, text: "" };
   return {
     blocks,
     get definitions() {
-      return definitions.join("\n");
+      if (joined.count !== definitions.length) {
+        joined = { count: definitions.length, text: definitions.join("\n") };
+      }
+      return joined.text;
     },
     has,
   };
