@@ -39,4 +39,26 @@ describe("an MCP agent's session projection (X1: the agent keeps its own convers
       db.close();
     }
   });
+
+  it("[X1] a projection loaded from read entries (take-over, restart) folds none either", () => {
+    const db = openDatabase(":memory:");
+    try {
+      const log = new SessionLog(db, new FakeClock());
+      log.createSession({
+        id: "s",
+        title: "agent",
+        model: `${MCP_MODEL_PREFIX}agent`,
+        mode: { permissionMode: "build", planEnabled: false },
+      });
+      const input = { questions: [{ question: "Which?", header: "Pick", options: [] }] };
+      log.append("s", { kind: "tool.call", callId: "c1", name: "ask_user_question", input });
+      const projections = new SessionProjections(log);
+      const loaded = projections.load("s", log.entriesAfter("s", 0));
+      expect(loaded.conversational).toBe(false);
+      expect(projections.get("s")).toBe(loaded);
+      projections.dispose();
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -132,12 +132,7 @@ export class SessionProjections {
   /** The session's projection, built from its log on first use. */
   get(sessionId: string): SessionProjection {
     return (
-      this.bySession.get(sessionId) ??
-      this.load(
-        sessionId,
-        this.log.entriesAfter(sessionId, 0),
-        !isDrivenOverMcp(this.log.getSession(sessionId)?.model ?? ""),
-      )
+      this.bySession.get(sessionId) ?? this.load(sessionId, this.log.entriesAfter(sessionId, 0))
     );
   }
 
@@ -149,14 +144,17 @@ export class SessionProjections {
     const projection = this.get(sessionId);
     return projection.conversational
       ? projection
-      : this.load(sessionId, this.log.entriesAfter(sessionId, 0));
+      : this.load(sessionId, this.log.entriesAfter(sessionId, 0), true);
   }
 
-  /** Builds the projection from entries the caller has just read from the log. */
+  /**
+   * Builds the projection from entries the caller has just read from the log. An MCP agent's
+   * session folds no conversation unless asked: no model reads it, and it can be long.
+   */
   load(
     sessionId: string,
     entries: readonly StoredEntry[],
-    conversational = true,
+    conversational = !isDrivenOverMcp(this.log.getSession(sessionId)?.model ?? ""),
   ): SessionProjection {
     const projection = SessionProjection.fromEntries(entries, conversational);
     this.bySession.set(sessionId, projection);
