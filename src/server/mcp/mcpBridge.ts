@@ -60,6 +60,8 @@ const ROOTS_TIMEOUT_MS = 3_000;
  * what issue 15's goal needs, 10,000 calls at once over the 64 connections (≥ 157 each).
  */
 export const MAX_WAITING_PER_SESSION = 256;
+/** Issue 15: the longest run of call intake before pages and timers get the loop back. */
+const INTAKE_SLICE_MS = 8;
 /** JSON-RPC server error: the call did not finish, and calling again is safe. */
 export const RETRY_ERROR_CODE = -32000;
 
@@ -81,6 +83,7 @@ export interface McpBridgeDeps {
 }
 
 type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Intake = [McpConnection, FastCall, unknown];
 
 /**
  * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
@@ -148,6 +151,8 @@ interface McpConnection {
   /** The agent ended this MCP session (DELETE). */
   ended: boolean;
   session: Promise<string> | undefined;
+  /** The plangate session once known, so calls after the first start without a promise. */
+  sessionId: string | undefined;
 }
 
 export type McpTarget =
@@ -208,6 +213,10 @@ export class McpBridge {
   /** B4: the waiting calls whose agents asked for progress, and the one timer that beats. */
   private readonly informed = new Set<Waiter | FastCall>();
   private readonly fastStreams: FastStreams;
+  /** Fast calls taken in whose work waits for the next slice, first come first served. */
+  private intake: Array<Intake | undefined> = [];
+  private intakeHead = 0;
+  private intaking: ReturnType<typeof setImmediate> | undefined;
   /** Our own tools that wait on the user, answered by the fast path (issue 15). */
   private readonly fastTools = new Set(this.tools.list().map((tool) => tool.name));
   private progress: ReturnType<typeof setInterval> | undefined;
@@ -358,6 +367,7 @@ export class McpBridge {
       quiet: false,
       ended: false,
       session: undefined,
+      sessionId: undefined,
     };
     transport.onclose = () => {
       if (connection.id !== undefined && this.connections.get(connection.id) === connection) {
@@ -495,12 +505,39 @@ export class McpBridge {
     connection.waiting += 1;
     const fast = this.fastStreams.open(response, connection, connection.id, version, call);
     connection.fast.set(call.id, fast);
-    const args = parsed.data;
-    this.sessionOf(connection).then(
-      (sessionId) => this.startFast(connection, fast, sessionId, args),
-      (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
-    );
+    this.intake.push([connection, fast, parsed.data]);
+    this.intaking ??= setImmediate(() => this.drain());
     return true;
+  }
+
+  /**
+   * Issue 15: a call's work (its log entries, card and countdown) runs in slices of at most
+   * INTAKE_SLICE_MS between turns of the event loop, not while the loop reads a burst of
+   * requests: pages, other clients and countdowns get their turn meanwhile.
+   */
+  private drain(): void {
+    this.intaking = undefined;
+    const until = performance.now() + INTAKE_SLICE_MS;
+    while (this.intakeHead < this.intake.length && performance.now() < until) {
+      const [connection, fast, args] = this.intake[this.intakeHead] as Intake;
+      this.intake[this.intakeHead] = undefined;
+      this.intakeHead += 1;
+      const known = connection.sessionId;
+      if (known !== undefined) {
+        this.startFast(connection, fast, known, args);
+      } else {
+        this.sessionOf(connection).then(
+          (sessionId) => this.startFast(connection, fast, sessionId, args),
+          (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
+        );
+      }
+    }
+    if (this.intakeHead < this.intake.length) {
+      this.intaking = setImmediate(() => this.drain());
+    } else {
+      this.intake = [];
+      this.intakeHead = 0;
+    }
   }
 
   private answerNow(
@@ -615,7 +652,10 @@ export class McpBridge {
 
   /** B6: the agent's plangate session, by its client name and workspace root. */
   private sessionOf(connection: McpConnection, extra?: ToolExtra): Promise<string> {
-    connection.session ??= this.resolveSession(connection, extra);
+    connection.session ??= this.resolveSession(connection, extra).then((sessionId) => {
+      connection.sessionId = sessionId;
+      return sessionId;
+    });
     return connection.session;
   }
 
