@@ -524,7 +524,12 @@ export class McpBridge {
       this.intakeHead += 1;
       const known = connection.sessionId;
       if (known !== undefined) {
-        this.startFast(connection, fast, known, args);
+        try {
+          this.startFast(connection, fast, known, args);
+        } catch (error) {
+          // One call's failure answers that call; the calls behind it still start.
+          this.finishFast(connection, fast, toolError(messageOf(error)));
+        }
       } else {
         this.sessionOf(connection).then(
           (sessionId) => this.startFast(connection, fast, sessionId, args),
