@@ -51,10 +51,10 @@ export class SqliteEventStore implements EventStore {
     private readonly now: () => number = Date.now,
   ) {
     this.db = asSqlDb(db);
-    let pending = pendingOf.get(db);
+    let pending = pendingOf.get(this.db);
     if (!pending) {
       pending = { lastId: 0, rows: [], flushing: undefined };
-      pendingOf.set(db, pending);
+      pendingOf.set(this.db, pending);
     }
     this.pending = pending;
     if (this.db.dialect === "sqlite") {
