@@ -13,6 +13,8 @@ import type { WaitingCall } from "./waitingCalls.ts";
 /** The SDK writes a priming event (an id to resume from) for clients from this revision on. */
 const PRIMING_FROM = "2025-11-25";
 const KEEP_ALIVE = ": keepalive\n\n";
+/** Keep-alives written before the event loop gets a turn (≈ 1 ms of writes). */
+const KEEP_ALIVE_RUN = 256;
 
 /** A tools/call of one of our own tools, as the fast path takes it from the body. */
 export interface FastRequest {
@@ -250,10 +252,20 @@ export class FastStreams {
     this.keepAlive = undefined;
   }
 
+  /** A burst's thousands of streams are written in runs, with the loop's other work between. */
+  private keepAllAlive(): void {
+    const streams = [...this.live.values()];
+    let at = 0;
+    const run = () => {
+      const end = Math.min(at + KEEP_ALIVE_RUN, streams.length);
+      for (; at < end; at++) (streams[at] as FastCall).write(KEEP_ALIVE);
+      if (at < streams.length) setImmediate(run);
+    };
+    run();
+  }
+
   private startKeepAlive(): ReturnType<typeof setInterval> {
-    const timer = setInterval(() => {
-      for (const fast of this.live.values()) fast.write(KEEP_ALIVE);
-    }, this.keepAliveMs);
+    const timer = setInterval(() => this.keepAllAlive(), this.keepAliveMs);
     timer.unref();
     return timer;
   }
