@@ -84,6 +84,8 @@ export interface ServerOptions {
   mcpProgressEveryMs?: number;
   /** B4/B5: the MCP stream's keep-alive and how long an idle MCP session lives. Tests shorten them. */
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
+  /** R12: how many calls one MCP session may have waiting at once. Tests lower it. */
+  mcpMaxWaitingPerSession?: number;
   /** U3: where VAPID keys live. Default `<workspace>/.zcode`. */
   pushKeysDir?: string;
   /** U3, tests only: accept push subscriptions on a loopback http push service. */
@@ -286,6 +288,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     workspace,
     ...(options.mcpProgressEveryMs ? { progressEveryMs: options.mcpProgressEveryMs } : {}),
     ...options.mcpTimings,
+    ...(options.mcpMaxWaitingPerSession
+      ? { maxWaitingPerSession: options.mcpMaxWaitingPerSession }
+      : {}),
   });
   await registerMcpRoute(app, mcp, { token: () => token });
   // U3 (web push)

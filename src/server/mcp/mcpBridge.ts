@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -24,9 +24,24 @@ import type { SessionLog } from "../store/sessionLog.ts";
 import type { SqlDb } from "../store/sqlDb.ts";
 import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
+import {
+  cancelledIdOf,
+  type FastCall,
+  type FastRequest,
+  FastStreams,
+  fastPostVersionOf,
+  fastRequestOf,
+} from "./fastCalls.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
 import { SqliteEventStore } from "./sqliteEventStore.ts";
-import { canonicalJson, type WaitingCall, WaitingCalls } from "./waitingCalls.ts";
+import {
+  canonicalJson,
+  MAX_ARGUMENT_DEPTH,
+  nestsDeeperThan,
+  TooDeepError,
+  type WaitingCall,
+  WaitingCalls,
+} from "./waitingCalls.ts";
 
 const SERVER_VERSION = "0.1.0";
 /** B4: comfortably inside the 15 s that keeps read timeouts of clients and proxies quiet. */
@@ -39,6 +54,14 @@ const IDLE_MS = 60 * 60 * 1000;
 export const MAX_CONNECTIONS = 64;
 /** Agents that offer MCP roots answer at once; one that does not must not hold up its call. */
 const ROOTS_TIMEOUT_MS = 3_000;
+/**
+ * R12: calls one MCP session may have waiting at once. An agent asks one question at a time
+ * (a few, with subagents); past this a client is flooding the user's inbox. It stays above
+ * what issue 15's goal needs, 10,000 calls at once over the 64 connections (≥ 157 each).
+ */
+export const MAX_WAITING_PER_SESSION = 256;
+/** Issue 15: the longest run of call intake before pages and timers get the loop back. */
+const INTAKE_SLICE_MS = 8;
 /** JSON-RPC server error: the call did not finish, and calling again is safe. */
 export const RETRY_ERROR_CODE = -32000;
 
@@ -55,10 +78,12 @@ export interface McpBridgeDeps {
   progressEveryMs?: number;
   keepAliveMs?: number;
   idleMs?: number;
+  maxWaitingPerSession?: number;
   now?: () => number;
 }
 
 type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Intake = [McpConnection, FastCall, unknown];
 
 /**
  * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
@@ -117,11 +142,17 @@ interface McpConnection {
   openRequests: number;
   /** Tool calls in flight by request id, so a shutdown can answer each (B8). */
   readonly calls: Map<RequestId, string>;
+  /** The calls the fast path holds as data, by request id (issue 15). */
+  readonly fast: Map<RequestId, FastCall>;
+  /** Calls taken in and not yet answered, on either path (R12: capped). */
+  waiting: number;
   /** Closed by plangate (idle, shutdown), not by the agent: its calls go on waiting (B3). */
   quiet: boolean;
   /** The agent ended this MCP session (DELETE). */
   ended: boolean;
   session: Promise<string> | undefined;
+  /** The plangate session once known, so calls after the first start without a promise. */
+  sessionId: string | undefined;
 }
 
 export type McpTarget =
@@ -134,6 +165,28 @@ function clientNameOf(raw: string | undefined): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 40);
   return name || "agent";
+}
+
+/** B1: what an agent gets back for a result, with what it has not heard yet (B7). */
+function toCallResult(result: McpToolResult, heard: string): CallToolResult {
+  return {
+    content: [{ type: "text", text: result.output + heard }],
+    ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
+    isError: result.isError ?? false,
+  };
+}
+
+/** A tool error result, as the SDK's McpServer words one. */
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function tooManyText(max: number): string {
+  return `plangate: this MCP session already has ${max} calls waiting for the user, the most it takes at once. Nothing was queued; wait for an answer (or cancel a call) before asking more.`;
 }
 
 function retryText(tool: string): string {
@@ -158,7 +211,14 @@ export class McpBridge {
   private readonly unfinished = new Map<string, ToolCallToRun[]>();
   private readonly responses = new Set<ServerResponse>();
   /** B4: the waiting calls whose agents asked for progress, and the one timer that beats. */
-  private readonly informed = new Set<Waiter>();
+  private readonly informed = new Set<Waiter | FastCall>();
+  private readonly fastStreams: FastStreams;
+  /** Fast calls taken in whose work waits for the next slice, first come first served. */
+  private intake: Array<Intake | undefined> = [];
+  private intakeHead = 0;
+  private intaking: ReturnType<typeof setImmediate> | undefined;
+  /** Our own tools that wait on the user, answered by the fast path (issue 15). */
+  private readonly fastTools = new Set(this.tools.list().map((tool) => tool.name));
   private progress: ReturnType<typeof setInterval> | undefined;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closing = false;
@@ -167,6 +227,7 @@ export class McpBridge {
     this.events = new SqliteEventStore(deps.db);
     this.agents = new AgentSessions(deps.db);
     this.inbox = new AgentInbox(deps.log);
+    this.fastStreams = new FastStreams(this.events, deps.keepAliveMs ?? KEEP_ALIVE_MS);
     const idleMs = deps.idleMs ?? IDLE_MS;
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -240,6 +301,14 @@ export class McpBridge {
     const connections = [...this.connections.values()];
     for (const connection of connections) {
       connection.quiet = true;
+      for (const fast of [...connection.fast.values()]) {
+        this.release(connection, fast);
+        fast.respond({
+          jsonrpc: "2.0",
+          id: fast.requestId,
+          error: { code: RETRY_ERROR_CODE, message: retryText(fast.tool), data: { retry: true } },
+        });
+      }
       for (const [id, tool] of connection.calls) {
         await connection.transport
           .send({
@@ -252,6 +321,8 @@ export class McpBridge {
     }
     await Promise.all(connections.map((connection) => connection.server.close().catch(() => {})));
     await this.flushed(1_000);
+    // The last events reach the database before it closes.
+    this.events.flush();
   }
 
   /** Lets the streams just closed carry their last bytes before the sockets go. */
@@ -291,13 +362,22 @@ export class McpBridge {
       lastSeen: this.now(),
       openRequests: 0,
       calls: new Map(),
+      fast: new Map(),
+      waiting: 0,
       quiet: false,
       ended: false,
       session: undefined,
+      sessionId: undefined,
     };
     transport.onclose = () => {
       if (connection.id !== undefined && this.connections.get(connection.id) === connection) {
         this.connections.delete(connection.id);
+      }
+      // As the SDK aborts its handlers: an agent's DELETE withdraws (B3 rules in withdraw).
+      for (const fast of [...connection.fast.values()]) {
+        if (fast.call) this.withdraw(connection, fast.call);
+        this.release(connection, fast);
+        fast.end();
       }
     };
     this.registerTools(connection);
@@ -328,27 +408,198 @@ export class McpBridge {
     args: unknown,
     extra: ToolExtra,
   ): Promise<CallToolResult> {
-    const sessionId = await this.sessionOf(connection, extra);
-    this.inbox.open(sessionId);
-    const call = this.waiting.join(sessionId, name, args, (signal) =>
-      this.run(sessionId, name, args, signal),
-    );
-    // Held as data while it waits: the request's listener, its progress and its cleanup; the
-    // result is chained, not awaited, so no suspended frame of this function waits with it.
-    const waiter = new Waiter(this, connection, call, extra);
+    if (this.full(connection)) return toolError(tooManyText(this.maxWaiting));
+    connection.waiting += 1;
+    let sessionId: string;
+    let call: WaitingCall;
+    let waiter: Waiter;
+    try {
+      sessionId = await this.sessionOf(connection, extra);
+      this.inbox.open(sessionId);
+      call = this.join(sessionId, name, args);
+      // Held as data while it waits: the request's listener, its progress and its cleanup; the
+      // result is chained, not awaited, so no suspended frame of this function waits with it.
+      waiter = new Waiter(this, connection, call, extra);
+    } catch (error) {
+      connection.waiting -= 1;
+      throw error;
+    }
     return call.result
       .finally(() => {
         waiter.done();
+        connection.waiting -= 1;
         connection.lastSeen = this.now();
       })
-      .then((result) => {
-        const heard = this.inbox.take(sessionId);
-        return {
-          content: [{ type: "text", text: result.output + heard }],
-          ...(result.structured && !result.isError ? { structuredContent: result.structured } : {}),
-          isError: result.isError ?? false,
-        };
-      });
+      .then((result) => toCallResult(result, this.inbox.take(sessionId)));
+  }
+
+  private join(sessionId: string, name: string, args: unknown): WaitingCall {
+    return this.waiting.join(sessionId, name, args, (signal) =>
+      this.run(sessionId, name, args, signal),
+    );
+  }
+
+  private get maxWaiting(): number {
+    return this.deps.maxWaitingPerSession ?? MAX_WAITING_PER_SESSION;
+  }
+
+  /** R12: the session has as many calls waiting as it may. */
+  private full(connection: McpConnection): boolean {
+    return connection.waiting >= this.maxWaiting;
+  }
+
+  /**
+   * Issue 15: serves a request the SDK need not: a tools/call of our own tools (held as data
+   * until answered), a GET resuming one of their streams, and an agent's cancel of one. False
+   * when the SDK's transport is to serve the request (everything else, and every request that
+   * fails a check the SDK words).
+   */
+  serveFast(
+    connection: McpConnection,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): boolean {
+    if (connection.id === undefined || this.closing) return false;
+    if (request.method === "GET") {
+      return this.fastStreams.resume(request, response, connection, connection.id);
+    }
+    if (request.method !== "POST") return false;
+    const cancelled = cancelledIdOf(body);
+    if (cancelled !== undefined) {
+      // The SDK answers the notification (202); the call it names is ours to withdraw.
+      const fast = connection.fast.get(cancelled);
+      if (fast) {
+        if (fast.call) this.withdraw(connection, fast.call);
+        this.release(connection, fast);
+        fast.end();
+      }
+      return false;
+    }
+    const call = fastRequestOf(body, this.fastTools);
+    if (!call || connection.calls.has(call.id) || connection.fast.has(call.id)) return false;
+    // Roots are asked on the call's own stream: the SDK asks them, the first time.
+    if (connection.session === undefined && this.hasRoots(connection)) return false;
+    const version = fastPostVersionOf(request);
+    if (version === undefined) return false;
+    const tool = this.tools.get(call.name);
+    if (!tool) return false;
+    // R12: refused before anything (the schema, the call key) recurses over the arguments.
+    if (nestsDeeperThan(call.args, MAX_ARGUMENT_DEPTH)) {
+      this.answerNow(
+        connection,
+        response,
+        version,
+        call,
+        `Input validation error: Invalid arguments for tool ${call.name}: ${new TooDeepError().message}`,
+      );
+      return true;
+    }
+    const parsed = tool.inputSchema.safeParse(call.args);
+    // The SDK words validation errors as agents know them.
+    if (!parsed.success) return false;
+    if (this.full(connection)) {
+      this.answerNow(connection, response, version, call, tooManyText(this.maxWaiting));
+      return true;
+    }
+    connection.waiting += 1;
+    const fast = this.fastStreams.open(response, connection, connection.id, version, call);
+    connection.fast.set(call.id, fast);
+    this.intake.push([connection, fast, parsed.data]);
+    this.intaking ??= setImmediate(() => this.drain());
+    return true;
+  }
+
+  /**
+   * Issue 15: a call's work (its log entries, card and countdown) runs in slices of at most
+   * INTAKE_SLICE_MS between turns of the event loop, not while the loop reads a burst of
+   * requests: pages, other clients and countdowns get their turn meanwhile.
+   */
+  private drain(): void {
+    this.intaking = undefined;
+    const until = performance.now() + INTAKE_SLICE_MS;
+    while (this.intakeHead < this.intake.length && performance.now() < until) {
+      const [connection, fast, args] = this.intake[this.intakeHead] as Intake;
+      this.intake[this.intakeHead] = undefined;
+      this.intakeHead += 1;
+      const known = connection.sessionId;
+      if (known !== undefined) {
+        try {
+          this.startFast(connection, fast, known, args);
+        } catch (error) {
+          // One call's failure answers that call; the calls behind it still start.
+          this.finishFast(connection, fast, toolError(messageOf(error)));
+        }
+      } else {
+        this.sessionOf(connection).then(
+          (sessionId) => this.startFast(connection, fast, sessionId, args),
+          (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
+        );
+      }
+    }
+    if (this.intakeHead < this.intake.length) {
+      this.intaking = setImmediate(() => this.drain());
+    } else {
+      this.intake = [];
+      this.intakeHead = 0;
+    }
+  }
+
+  private answerNow(
+    connection: McpConnection,
+    response: ServerResponse,
+    version: string,
+    call: FastRequest,
+    text: string,
+  ): void {
+    const fast = this.fastStreams.open(response, connection, connection.id ?? "", version, call);
+    fast.respond({ jsonrpc: "2.0", id: call.id, result: toolError(text) });
+  }
+
+  private startFast(
+    connection: McpConnection,
+    fast: FastCall,
+    sessionId: string,
+    args: unknown,
+  ): void {
+    // Cancelled, or the connection closed, before its session was known.
+    if (fast.finished) return;
+    let call: WaitingCall;
+    try {
+      this.inbox.open(sessionId);
+      call = this.join(sessionId, fast.tool, args);
+    } catch (error) {
+      this.finishFast(connection, fast, toolError(messageOf(error)));
+      return;
+    }
+    fast.call = call;
+    call.waiters += 1;
+    if (fast.wantsProgress) this.keepInformed(fast);
+    call.result.then(
+      (result) =>
+        this.finishFast(connection, fast, toCallResult(result, this.inbox.take(sessionId))),
+      (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
+    );
+  }
+
+  private finishFast(connection: McpConnection, fast: FastCall, result: CallToolResult): void {
+    if (fast.finished) return;
+    this.release(connection, fast);
+    fast.respond({ jsonrpc: "2.0", id: fast.requestId, result });
+  }
+
+  /** A fast call leaves its connection's books (it is answered, cancelled or closed). */
+  private release(connection: McpConnection, fast: FastCall): void {
+    if (connection.fast.get(fast.requestId) !== fast) return;
+    connection.fast.delete(fast.requestId);
+    connection.waiting -= 1;
+    connection.lastSeen = this.now();
+    if (fast.call) fast.call.waiters -= 1;
+    if (fast.wantsProgress) this.stopInforming(fast);
+  }
+
+  private hasRoots(connection: McpConnection): boolean {
+    return connection.server.server.getClientCapabilities()?.roots !== undefined;
   }
 
   /** B3: only the agent's own cancel withdraws the question; losing the connection does not. */
@@ -366,14 +617,14 @@ export class McpBridge {
    * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
    * One timer beats for every waiting call that asked for progress.
    */
-  keepInformed(waiter: Waiter): void {
+  keepInformed(waiter: Waiter | FastCall): void {
     this.informed.add(waiter);
     this.progress ??= setInterval(() => {
       for (const each of this.informed) each.beat();
     }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   }
 
-  stopInforming(waiter: Waiter): void {
+  stopInforming(waiter: Waiter | FastCall): void {
     this.informed.delete(waiter);
     if (this.informed.size > 0 || this.progress === undefined) return;
     clearInterval(this.progress);
@@ -405,12 +656,15 @@ export class McpBridge {
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */
-  private sessionOf(connection: McpConnection, extra: ToolExtra): Promise<string> {
-    connection.session ??= this.resolveSession(connection, extra);
+  private sessionOf(connection: McpConnection, extra?: ToolExtra): Promise<string> {
+    connection.session ??= this.resolveSession(connection, extra).then((sessionId) => {
+      connection.sessionId = sessionId;
+      return sessionId;
+    });
     return connection.session;
   }
 
-  private async resolveSession(connection: McpConnection, extra: ToolExtra): Promise<string> {
+  private async resolveSession(connection: McpConnection, extra?: ToolExtra): Promise<string> {
     const client = clientNameOf(connection.server.server.getClientVersion()?.name);
     const root = await this.rootOf(connection, extra);
     const key = `${client}\u0000${root}`;
@@ -436,8 +690,9 @@ export class McpBridge {
     return session.id;
   }
 
-  private async rootOf(connection: McpConnection, extra: ToolExtra): Promise<string> {
-    if (!connection.server.server.getClientCapabilities()?.roots) return this.deps.workspace;
+  private async rootOf(connection: McpConnection, extra?: ToolExtra): Promise<string> {
+    // The fast path comes without a request to ask on only for agents that offer no roots.
+    if (!extra || !this.hasRoots(connection)) return this.deps.workspace;
     try {
       const { roots } = await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,
@@ -469,7 +724,9 @@ export class McpBridge {
   }
 
   private idle(connection: McpConnection): boolean {
-    return connection.calls.size === 0 && connection.openRequests === 0;
+    return (
+      connection.calls.size === 0 && connection.fast.size === 0 && connection.openRequests === 0
+    );
   }
 
   private retire(connection: McpConnection): void {

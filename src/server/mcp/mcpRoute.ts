@@ -63,6 +63,8 @@ export async function registerMcpRoute(
         if (!target.ok) return rpcError(reply, target.status, target.code, target.message);
         reply.hijack();
         bridge.track(target.connection, reply.raw);
+        // Issue 15: our own waiting tools are answered without the SDK's transport.
+        if (bridge.serveFast(target.connection, request.raw, reply.raw, body)) return reply;
         // Not awaited: the stream may stay open for as long as a person takes to answer, and
         // this handler has nothing left to do meanwhile.
         target.connection.transport.handleRequest(request.raw, reply.raw, body).catch((error) => {

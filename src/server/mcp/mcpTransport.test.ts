@@ -1,3 +1,7 @@
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { StoredEntry } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
 import { openDatabase } from "../store/database.ts";
@@ -337,6 +341,108 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect((await idle.post(idle.request("ping"))).status).toBe(404);
     answerSqlite(pending[0]!.request.interactionId);
     expect(JSON.stringify(messagesOf(await call)[0])).toContain("SQLite");
+    expect((await agent.post(agent.request("ping"))).status).toBe(200);
+  });
+
+  const askAbout = (topic: string) => ({
+    name: "ask_user_question",
+    arguments: {
+      questions: [{ ...ask.arguments.questions[0]!, question: `Which ${topic}?` }],
+    },
+  });
+  const textOf = (message: Record<string, unknown> | undefined) =>
+    ((message?.result as { content?: { text: string }[] })?.content ?? [])
+      .map((part) => part.text)
+      .join("");
+
+  it("[R12] one MCP session keeps at most its cap of calls waiting: the next gets a clear error result at once and queues nothing", async () => {
+    await start({ mcpMaxWaitingPerSession: 3 });
+    await agent.initialize();
+    const controller = new AbortController();
+    const waiting = ["database", "cache", "queue"].map((topic) =>
+      agent
+        .post(agent.request("tools/call", askAbout(topic)), {}, { signal: controller.signal })
+        .catch(() => undefined),
+    );
+    const { session } = await pendingSoon();
+    await vi.waitFor(() => expect(test.server.interactions.pending(session.id)).toHaveLength(3));
+
+    const over = await agent.post(agent.request("tools/call", askAbout("broker")));
+    const [refused] = messagesOf(over);
+    expect(refused).toMatchObject({ result: { isError: true } });
+    expect(textOf(refused)).toMatch(/already has 3 calls waiting/);
+    await sleep(100);
+    expect(test.server.interactions.pending(session.id)).toHaveLength(3);
+    const cards = entries(session.id).filter((s) => s.entry.kind === "interaction.requested");
+    expect(cards).toHaveLength(3);
+
+    // Another agent's session has its own allowance.
+    const other = new RawMcpClient(agent.endpoint, agent.token);
+    await other.initialize("other-agent");
+    const theirs = await other.post(
+      other.request("tools/call", { name: "write_todos", arguments: { todos: [] } }),
+    );
+    expect(messagesOf(theirs)[0]).toMatchObject({ result: { isError: false } });
+
+    // Answered, a call makes room for the next.
+    const first = test.server.interactions.pending(session.id)[0]!.request.interactionId;
+    test.server.interactions.cancel(first);
+    await vi.waitFor(() => expect(test.server.interactions.pending(session.id)).toHaveLength(2));
+    const next = agent
+      .post(agent.request("tools/call", askAbout("broker")), {}, { signal: controller.signal })
+      .catch(() => undefined);
+    await vi.waitFor(() => expect(test.server.interactions.pending(session.id)).toHaveLength(3));
+    controller.abort();
+    await Promise.all([...waiting, next]);
+  });
+
+  it("[R12] the cap holds on the SDK's path too (an agent that offers roots)", async () => {
+    await start({ mcpMaxWaitingPerSession: 2 });
+    const rooted = new Client(
+      { name: "rooted", version: "1.0.0" },
+      { capabilities: { roots: {} } },
+    );
+    const uri = pathToFileURL("/work/project-a").href;
+    rooted.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri }] }));
+    await rooted.connect(
+      new StreamableHTTPClientTransport(new URL(agent.endpoint), {
+        requestInit: { headers: { authorization: `Bearer ${agent.token}` } },
+      }),
+    );
+    const controller = new AbortController();
+    const waiting = ["database", "cache"].map((topic) =>
+      rooted
+        .callTool(askAbout(topic), undefined, { signal: controller.signal })
+        .catch(() => undefined),
+    );
+    const { session } = await pendingSoon();
+    await vi.waitFor(() => expect(test.server.interactions.pending(session.id)).toHaveLength(2));
+    const over = (await rooted.callTool(askAbout("broker"))) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    expect(over.isError).toBe(true);
+    expect(over.content[0]?.text).toMatch(/already has 2 calls waiting/);
+    expect(test.server.interactions.pending(session.id)).toHaveLength(2);
+    controller.abort();
+    await Promise.all(waiting);
+    await rooted.close();
+  });
+
+  it("[R12] a tool call nested 100,000 levels deep gets a clear error result, and the server goes on serving", async () => {
+    await start();
+    await agent.initialize();
+    const depth = 100_000;
+    const question = JSON.stringify(ask.arguments.questions[0]).slice(0, -1);
+    const body = `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"questions":[${question},"detail":${"[".repeat(depth)}${"]".repeat(depth)}}]}}}`;
+    const reply = await agent.post(body);
+    expect(reply.status).toBe(200);
+    const [result] = messagesOf(reply);
+    expect(result).toMatchObject({ id: 77, result: { isError: true } });
+    expect(textOf(result)).toMatch(/ask_user_question/);
+    expect(test.server.sessions.summaries().filter((s) => s.model.startsWith("mcp/"))).toHaveLength(
+      0,
+    );
     expect((await agent.post(agent.request("ping"))).status).toBe(200);
   });
 });

@@ -1,5 +1,11 @@
 import type { McpToolResult } from "./mcpTools.ts";
-import { callKey, WaitingCalls } from "./waitingCalls.ts";
+import {
+  callKey,
+  canonicalJson,
+  MAX_ARGUMENT_DEPTH,
+  nestsDeeperThan,
+  WaitingCalls,
+} from "./waitingCalls.ts";
 
 describe("waiting calls (B3)", () => {
   it("[B3] the same call, arguments in any key order, joins the one waiting; another call starts its own; a finished one is forgotten", async () => {
@@ -46,5 +52,20 @@ describe("waiting calls (B3)", () => {
     expect(callKey("sess_1", "review_plan", { plan: `${plan}y` })).not.toBe(key);
     expect(callKey("sess_2", "review_plan", { plan })).not.toBe(key);
     expect(callKey("sess_1", "ask_user_question", { plan })).not.toBe(key);
+  });
+
+  it("[R12] arguments nested 100,000 deep get a clear error, not a stack overflow; legitimate depth is keyed as before", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => canonicalJson({ questions: deep })).toThrow(/deeper than \d+ levels/);
+    expect(() => callKey("sess_1", "ask", { questions: deep })).toThrow(/deeper than/);
+    let atLimit: unknown = 1;
+    for (let i = 0; i < MAX_ARGUMENT_DEPTH; i++) atLimit = [atLimit];
+    expect(canonicalJson(atLimit)).toBe(
+      `${"[".repeat(MAX_ARGUMENT_DEPTH)}1${"]".repeat(MAX_ARGUMENT_DEPTH)}`,
+    );
+    expect(nestsDeeperThan(atLimit, MAX_ARGUMENT_DEPTH)).toBe(false);
+    expect(nestsDeeperThan([atLimit], MAX_ARGUMENT_DEPTH)).toBe(true);
+    expect(nestsDeeperThan({ questions: deep }, MAX_ARGUMENT_DEPTH)).toBe(true);
   });
 });

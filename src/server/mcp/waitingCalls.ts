@@ -1,15 +1,51 @@
 import { createHash } from "node:crypto";
 import type { McpToolResult } from "./mcpTools.ts";
 
-/** Canonical JSON, so the same arguments in another key order are the same call. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+/** R12: how deep tool arguments may nest (a plan review's comment anchors go 5 levels down). */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** R12: arguments nested past the limit, refused before anything recurses over them. */
+export class TooDeepError extends Error {
+  constructor() {
+    super(`arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`);
+  }
+}
+
+/** R12: whether `value` nests deeper than `max` arrays and objects, found without recursion. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const node = values.pop();
+    const depth = depths.pop() as number;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Canonical JSON, so the same arguments in another key order are the same call. Its recursion
+ * stops at MAX_ARGUMENT_DEPTH (R12): a deeply nested body would otherwise overflow the stack.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (value !== null && typeof value === "object" && depth >= MAX_ARGUMENT_DEPTH) {
+    throw new TooDeepError();
+  }
+  if (Array.isArray(value))
+    return `[${value.map((item) => canonicalJson(item, depth + 1)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const record = value as Record<string, unknown>;
     return `{${Object.keys(record)
       .sort()
       .filter((key) => record[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key], depth + 1)}`)
       .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";

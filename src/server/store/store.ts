@@ -72,6 +72,7 @@ export function lockStore(location: string, store?: Store): DatabaseLock {
 }
 
 export function storeOn(db: SqlDb, location: string, clock: Clock): Store {
+  const mcpEvents = new SqliteEventStore(db, () => clock.now());
   return {
     backend: db.dialect,
     location,
@@ -80,8 +81,12 @@ export function storeOn(db: SqlDb, location: string, clock: Clock): Store {
     settings: new SettingsStore(db),
     todos: new TodoStore(db, clock),
     subscriptions: new SubscriptionStore(db),
-    mcpEvents: new SqliteEventStore(db, () => clock.now()),
+    mcpEvents,
     agents: new AgentSessions(db),
-    close: () => db.close(),
+    close: () => {
+      // Stream events wait a tick to be written together; they reach the file before it closes.
+      mcpEvents.flush();
+      db.close();
+    },
   };
 }

@@ -1,0 +1,272 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  type JSONRPCMessage,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { SqliteEventStore } from "./sqliteEventStore.ts";
+import type { WaitingCall } from "./waitingCalls.ts";
+
+/** The SDK writes a priming event (an id to resume from) for clients from this revision on. */
+const PRIMING_FROM = "2025-11-25";
+const KEEP_ALIVE = ": keepalive\n\n";
+/** Keep-alives written before the event loop gets a turn (≈ 1 ms of writes). */
+const KEEP_ALIVE_RUN = 256;
+
+/** A tools/call of one of our own tools, as the fast path takes it from the body. */
+export interface FastRequest {
+  id: RequestId;
+  name: string;
+  args: Record<string, unknown>;
+  progressToken: string | number | undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function headerOf(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The body as a fast call, or undefined when it is anything else (the SDK serves those, and
+ * words every error as it always has): one JSON-RPC request for `tools/call` of a tool in
+ * `names`, with object arguments and no task.
+ */
+export function fastRequestOf(body: unknown, names: ReadonlySet<string>): FastRequest | undefined {
+  if (!isRecord(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return undefined;
+  const id = body.id;
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return undefined;
+  const params = body.params;
+  if (!isRecord(params) || typeof params.name !== "string" || !names.has(params.name)) {
+    return undefined;
+  }
+  if (params.task !== undefined) return undefined;
+  const args = params.arguments ?? {};
+  if (!isRecord(args)) return undefined;
+  const meta = params._meta;
+  if (meta !== undefined && !isRecord(meta)) return undefined;
+  const token = meta?.progressToken;
+  if (token !== undefined && typeof token !== "string" && typeof token !== "number") {
+    return undefined;
+  }
+  return { id, name: params.name, args, progressToken: token };
+}
+
+/** The id of the call a `notifications/cancelled` withdraws, if the body is one. */
+export function cancelledIdOf(body: unknown): RequestId | undefined {
+  if (!isRecord(body) || body.method !== "notifications/cancelled" || "id" in body) {
+    return undefined;
+  }
+  const id = isRecord(body.params) ? body.params.requestId : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+/**
+ * B2, as the SDK's transport checks a POST: both media types accepted, a JSON body, a
+ * supported MCP-Protocol-Version. The revision the client speaks, or undefined when a check
+ * fails (the SDK then answers with its own error).
+ */
+export function fastPostVersionOf(request: IncomingMessage): string | undefined {
+  const accept = headerOf(request, "accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
+    return undefined;
+  }
+  if (!isJsonContentType(headerOf(request, "content-type"))) return undefined;
+  return versionOf(request);
+}
+
+function versionOf(request: IncomingMessage): string | undefined {
+  const version = headerOf(request, "mcp-protocol-version");
+  if (version === undefined) return DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : undefined;
+}
+
+/** The SDK's SSE response headers, so a fast reply is the same on the wire. */
+function sseHeaders(sessionId: string): Record<string, string> {
+  return {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache, no-transform",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "mcp-session-id": sessionId,
+  };
+}
+
+function eventText(eventId: string, message: JSONRPCMessage): string {
+  return `event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * One tools/call waiting as data (issue 15): its id, its SSE stream's id and the response to
+ * write to (none while the agent is away, B3), instead of a chain of suspended async frames
+ * through the SDK. Every message is stored before it is written, as the SDK's transport does.
+ */
+export class FastCall {
+  response: ServerResponse | undefined;
+  call: WaitingCall | undefined;
+  finished = false;
+  private beats = 0;
+
+  constructor(
+    private readonly streams: FastStreams,
+    readonly owner: object,
+    readonly streamId: string,
+    readonly requestId: RequestId,
+    readonly tool: string,
+    private readonly progressToken: string | number | undefined,
+  ) {}
+
+  get wantsProgress(): boolean {
+    return this.progressToken !== undefined;
+  }
+
+  attach(response: ServerResponse): void {
+    this.response = response;
+    response.once("close", () => {
+      // B3: a dropped connection is not a cancel; the call waits for the agent to resume.
+      if (this.response === response) this.response = undefined;
+    });
+  }
+
+  send(message: JSONRPCMessage): void {
+    const eventId = this.streams.events.append(this.streamId, message);
+    this.write(eventText(eventId, message));
+  }
+
+  write(text: string): void {
+    const response = this.response;
+    if (response && !response.writableEnded && !response.destroyed) response.write(text);
+  }
+
+  /** B4: progress for agents that asked for it, so their call timeouts start over. */
+  beat(): void {
+    this.beats += 1;
+    this.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: {
+        progressToken: this.progressToken as string | number,
+        progress: this.beats,
+        message: "waiting for the user in plangate",
+      },
+    });
+  }
+
+  /** The call's response (result or error), then the stream ends, as the SDK ends it. */
+  respond(message: JSONRPCMessage): void {
+    this.send(message);
+    this.end();
+  }
+
+  /** Ends the stream with nothing more (a cancelled call gets no response). */
+  end(): void {
+    this.finished = true;
+    this.streams.forget(this);
+    const response = this.response;
+    this.response = undefined;
+    if (response && !response.writableEnded) response.end();
+  }
+}
+
+/**
+ * The SSE streams of fast calls: opening them as the SDK does (headers, priming event),
+ * resuming them with Last-Event-ID (B3), and one keep-alive timer for all of them (B4).
+ */
+export class FastStreams {
+  private readonly live = new Map<string, FastCall>();
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    readonly events: SqliteEventStore,
+    private readonly keepAliveMs: number,
+  ) {}
+
+  open(
+    response: ServerResponse,
+    owner: object,
+    sessionId: string,
+    version: string,
+    request: FastRequest,
+  ): FastCall {
+    const streamId = randomUUID();
+    const fast = new FastCall(
+      this,
+      owner,
+      streamId,
+      request.id,
+      request.name,
+      request.progressToken,
+    );
+    this.live.set(streamId, fast);
+    response.writeHead(200, sseHeaders(sessionId));
+    fast.attach(response);
+    if (version >= PRIMING_FROM) {
+      const eventId = this.events.append(streamId, {});
+      response.write(`id: ${eventId}\ndata: \n\n`);
+    } else {
+      response.flushHeaders();
+    }
+    this.keepAlive ??= this.startKeepAlive();
+    return fast;
+  }
+
+  /**
+   * B3: a GET with Last-Event-ID for a fast call still waiting gets what it missed, then the
+   * call's result when it comes. False when the stream is not one of ours (the SDK serves it).
+   */
+  resume(request: IncomingMessage, response: ServerResponse, owner: object, sessionId: string) {
+    const lastEventId = headerOf(request, "last-event-id");
+    if (!lastEventId || !headerOf(request, "accept")?.includes("text/event-stream")) return false;
+    if (versionOf(request) === undefined) return false;
+    const streamId = this.events.streamIdOf(lastEventId);
+    const fast = streamId === undefined ? undefined : this.live.get(streamId);
+    if (!fast || fast.owner !== owner) return false;
+    if (fast.response) {
+      response.writeHead(409, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Conflict: Stream already has an active connection" },
+          id: null,
+        }),
+      );
+      return true;
+    }
+    response.writeHead(200, sseHeaders(sessionId));
+    this.events.eventsAfter(lastEventId, (eventId, message) => {
+      response.write(eventText(eventId, message));
+    });
+    fast.attach(response);
+    return true;
+  }
+
+  forget(fast: FastCall): void {
+    this.live.delete(fast.streamId);
+    if (this.live.size > 0 || this.keepAlive === undefined) return;
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  /** A burst's thousands of streams are written in runs, with the loop's other work between. */
+  private keepAllAlive(): void {
+    const streams = [...this.live.values()];
+    let at = 0;
+    const run = () => {
+      const end = Math.min(at + KEEP_ALIVE_RUN, streams.length);
+      for (; at < end; at++) (streams[at] as FastCall).write(KEEP_ALIVE);
+      if (at < streams.length) setImmediate(run);
+    };
+    run();
+  }
+
+  private startKeepAlive(): ReturnType<typeof setInterval> {
+    const timer = setInterval(() => this.keepAllAlive(), this.keepAliveMs);
+    timer.unref();
+    return timer;
+  }
+}
