@@ -33,7 +33,7 @@ import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { CANCEL_CHANNEL, cancelPayload } from "../store/postgres/entryChannel.ts";
-import { type EntryNotifications, listenForEntries } from "../store/postgres/entryNotifications.ts";
+import type { EntryNotifications } from "../store/postgres/entryNotifications.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
@@ -321,13 +321,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
 
   let following: EntryNotifications | undefined;
   try {
+    // Imported only on PostgreSQL: `pg` would cost every start on SQLite several ms to load.
+    const notifications = shared ? await import("../store/postgres/entryNotifications.ts") : null;
     await app.listen({ host, port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
     lock.recordPort(port);
-    if (shared) {
-      following = await listenForEntries(options.dbPath, {
+    if (notifications) {
+      following = await notifications.listenForEntries(options.dbPath, {
         onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
         onGap: () => log.catchUpAll(),
         onCancel: ({ sessionId, reason }) => sessions.cancelAskedElsewhere(sessionId, reason),
