@@ -46,6 +46,7 @@ import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
+import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
@@ -260,7 +261,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   // S3: a token revoked from the command line closes that person's sockets at once.
   const people = new NamedAccess({ db, onRevoked: (person) => router.closePerson(person) });
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    schemaController: noJsonSchemaCompilers,
+  });
   let port = options.port ?? 0;
   // The plugin's own hooks must run first: they close the socket of a refused upgrade.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
