@@ -12,7 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const OUT_DIR = "dist-server";
@@ -28,11 +28,7 @@ const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json
 const EXTERNAL = ["better-sqlite3", "vite", "openai", "@anthropic-ai/sdk"];
 
 function mtimeOf(path) {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -52,8 +48,10 @@ export function freshBundle(root) {
   }
   const path = join(outDir, BUNDLE);
   if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
+  // Every start checks some 850 files: joined as strings (the kernel resolves `..`), since
+  // path.resolve on each took longer than the stat calls themselves.
   for (const [input, built] of Object.entries(stamp.inputs)) {
-    const now = mtimeOf(resolve(root, input));
+    const now = mtimeOf(isAbsolute(input) ? input : `${root}/${input}`);
     if (now !== built || now > stamp.builtAt) return undefined;
   }
   return { path, builtAt: stamp.builtAt };
