@@ -46,8 +46,8 @@ import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
-import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
+import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
 
