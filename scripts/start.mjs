@@ -23,7 +23,7 @@ try {
 } catch {
   cachedData = undefined;
 }
-const source = readFileSync(bundle.path, "utf8");
+const source = readFileSync(bundle.path, bundle.encoding);
 const script = new Script(
   // Strict like the ES modules it was bundled from: sloppy mode would let some errors pass silently.
   `(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`,

@@ -33,7 +33,7 @@ import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
 import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { CANCEL_CHANNEL, cancelPayload } from "../store/postgres/entryChannel.ts";
-import { type EntryNotifications, listenForEntries } from "../store/postgres/entryNotifications.ts";
+import type { EntryNotifications } from "../store/postgres/entryNotifications.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
@@ -47,6 +47,7 @@ import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
+import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
 
@@ -262,7 +263,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   // S3: a token revoked from the command line closes that person's sockets at once.
   const people = new NamedAccess({ db, onRevoked: (person) => router.closePerson(person) });
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    schemaController: noJsonSchemaCompilers,
+  });
   let port = options.port ?? 0;
   // The plugin's own hooks must run first: they close the socket of a refused upgrade.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
@@ -326,13 +331,15 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
 
   let following: EntryNotifications | undefined;
   try {
+    // Imported only on PostgreSQL: `pg` would cost every start on SQLite several ms to load.
+    const notifications = shared ? await import("../store/postgres/entryNotifications.ts") : null;
     await app.listen({ host, port });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
     lock.recordPort(port);
-    if (shared) {
-      following = await listenForEntries(options.dbPath, {
+    if (notifications) {
+      following = await notifications.listenForEntries(options.dbPath, {
         onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
         onGap: () => log.catchUpAll(),
         onCancel: ({ sessionId, reason }) => sessions.cancelAskedElsewhere(sessionId, reason),

@@ -1,18 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolResult,
-  isInitializeRequest,
-  LATEST_PROTOCOL_VERSION,
-  ListRootsResultSchema,
-  type RequestId,
-  type ServerNotification,
-  type ServerRequest,
-  SUPPORTED_PROTOCOL_VERSIONS,
+import type {
+  CallToolResult,
+  RequestId,
+  ServerNotification,
+  ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "better-sqlite3";
 import { MCP_MODEL_PREFIX } from "../../protocol/index.ts";
@@ -42,6 +38,14 @@ import {
   type WaitingCall,
   WaitingCalls,
 } from "./waitingCalls.ts";
+
+type McpSdk = typeof import("./mcpSdk.ts");
+let sdkLoading: Promise<McpSdk> | undefined;
+/** The SDK, loaded on the first /mcp request rather than at every start (see mcpSdk.ts). */
+const mcpSdk = () => {
+  sdkLoading ??= import("./mcpSdk.ts");
+  return sdkLoading;
+};
 
 const SERVER_VERSION = "0.1.0";
 /** B4: comfortably inside the 15 s that keeps read timeouts of clients and proxies quiet. */
@@ -239,6 +243,8 @@ export class McpBridge {
 
   /** Finds (or, for an initialize, opens) the connection a request belongs to. */
   async target(sessionHeader: string | undefined, body: unknown): Promise<McpTarget> {
+    // First, so what follows decides and opens in one go, as before the SDK was loaded lazily.
+    const sdk = await mcpSdk();
     if (this.closing) {
       return {
         ok: false,
@@ -259,7 +265,7 @@ export class McpBridge {
       }
       return { ok: true, connection };
     }
-    if (!isInitializeRequest(body)) {
+    if (!sdk.isInitializeRequest(body)) {
       return {
         ok: false,
         status: 400,
@@ -267,7 +273,7 @@ export class McpBridge {
         message: "Bad Request: Mcp-Session-Id header is required; initialize first",
       };
     }
-    return { ok: true, connection: await this.open(body.params.protocolVersion) };
+    return { ok: true, connection: await this.open(sdk, body.params.protocolVersion) };
   }
 
   /** The version a connection speaks, for the transport rules (B2). */
@@ -334,7 +340,8 @@ export class McpBridge {
     await Promise.race([Promise.all(open), new Promise((resolve) => setTimeout(resolve, capMs))]);
   }
 
-  private async open(requestedVersion: string): Promise<McpConnection> {
+  private async open(sdk: McpSdk, requestedVersion: string): Promise<McpConnection> {
+    const { LATEST_PROTOCOL_VERSION, McpServer, StreamableHTTPServerTransport } = sdk;
     this.makeRoom();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -356,7 +363,7 @@ export class McpBridge {
       id: undefined,
       transport,
       server,
-      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
+      protocolVersion: sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
         ? requestedVersion
         : LATEST_PROTOCOL_VERSION,
       lastSeen: this.now(),
@@ -694,6 +701,7 @@ export class McpBridge {
     // The fast path comes without a request to ask on only for agents that offer no roots.
     if (!extra || !this.hasRoots(connection)) return this.deps.workspace;
     try {
+      const { ListRootsResultSchema } = await mcpSdk();
       const { roots } = await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, {
         timeout: ROOTS_TIMEOUT_MS,
       });

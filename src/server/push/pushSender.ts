@@ -1,4 +1,3 @@
-import webPush from "web-push";
 import type { PushSubscriptionRecord } from "./subscriptionStore.ts";
 import type { VapidKeys } from "./vapidKeys.ts";
 
@@ -13,6 +12,8 @@ export async function sendPush(
   payload: unknown,
   vapid: VapidKeys & { subject: string },
 ): Promise<PushResult> {
+  // Loaded on the first push, not at every start (it brings its own crypto and ASN.1 code).
+  const { default: webPush } = await import("web-push");
   const request = webPush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: subscription.keys },
     JSON.stringify(payload),

@@ -1,6 +1,6 @@
+import { createECDH } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import webPush from "web-push";
 
 export interface VapidKeys {
   publicKey: string;
@@ -24,8 +24,23 @@ export function loadOrCreateVapidKeys(zcodeDir: string): VapidKeys {
     return { publicKey: parsed.publicKey, privateKey: parsed.privateKey };
   }
   mkdirSync(zcodeDir, { recursive: true });
-  const keys = webPush.generateVAPIDKeys();
+  const keys = generateVapidKeys();
   writeFileSync(path, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600, flag: "wx" });
   chmodSync(path, 0o600);
   return keys;
+}
+
+/**
+ * What web-push's `generateVAPIDKeys` makes (a P-256 pair, base64url, zero-padded to 65 and 32
+ * bytes), without loading web-push at start-up: it is needed only to send a push.
+ */
+export function generateVapidKeys(): VapidKeys {
+  const curve = createECDH("prime256v1");
+  curve.generateKeys();
+  const padded = (key: Buffer, length: number) =>
+    key.length < length ? Buffer.concat([Buffer.alloc(length - key.length), key]) : key;
+  return {
+    publicKey: padded(curve.getPublicKey(), 65).toString("base64url"),
+    privateKey: padded(curve.getPrivateKey(), 32).toString("base64url"),
+  };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { basename, extname, resolve } from "node:path";
+import { basename, dirname, extname, resolve } from "node:path";
 import type { ModelInfo } from "../../../protocol/index.ts";
 import { scenariosDir } from "../../paths.ts";
 import type { ModelProvider } from "../provider.ts";
@@ -39,10 +39,17 @@ export function parseScriptedRef(ref: string, baseDir = process.cwd()): Scripted
   return { ref: `scripted/${file}`, file, label: `Scripted: ${basename(file, extname(file))}` };
 }
 
-/** Loads the scenario now, so a broken file is reported at start-up rather than mid-turn. */
+/**
+ * A scenario file is loaded now, so a broken one is reported at start-up rather than mid-turn.
+ * A bundled scenario ships with plangate and its tests check it: it is loaded on the first
+ * call, which keeps its YAML parse and validation (tens of ms) out of every start.
+ */
 export function createScriptedProvider(ref: string, baseDir?: string): ModelProvider {
   const parsed = parseScriptedRef(ref, baseDir);
   if (!parsed) throw new Error(`${ref} is not a scripted model reference.`);
+  if (dirname(parsed.file) === scenariosDir) {
+    return new ScriptedProvider(parsed.ref, () => loadScenario(parsed.file));
+  }
   return new ScriptedProvider(parsed.ref, loadScenario(parsed.file));
 }
 

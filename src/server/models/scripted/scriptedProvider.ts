@@ -30,18 +30,33 @@ interface Position {
  * the conversation alone, never kept in memory, so it picks up where it was after a restart.
  */
 export class ScriptedProvider implements ModelProvider {
+  private read: (() => Scenario) | undefined;
+  private loaded: Scenario | undefined;
+
+  /** `scenario` may be a loader, called on the first call (see `createScriptedProvider`). */
   constructor(
     readonly ref: string,
-    private readonly scenario: Scenario,
-  ) {}
+    scenario: Scenario | (() => Scenario),
+  ) {
+    if (typeof scenario === "function") this.read = scenario;
+    else this.loaded = scenario;
+  }
+
+  private get scenario(): Scenario {
+    this.loaded ??= this.read?.();
+    if (!this.loaded) throw new Error(`${this.ref} has no scenario`);
+    this.read = undefined;
+    return this.loaded;
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     throwIfAborted(request.signal);
     const position = positionOf(request.messages);
-    const turn = pickTurn(this.scenario.turns, position.user);
+    const scenario = this.scenario;
+    const turn = pickTurn(scenario.turns, position.user);
     const step: ScriptedStep | undefined = turn && nextStepOf(turn, position);
     if (!step) {
-      const text = turn ? (this.scenario.done ?? FALLBACK_DONE) : NO_TURN;
+      const text = turn ? (scenario.done ?? FALLBACK_DONE) : NO_TURN;
       request.onText?.(text);
       return { text, toolCalls: [], stopReason: "end" };
     }
