@@ -23,10 +23,10 @@ import {
   summariseProfile,
 } from "./lib/cpuProfile.ts";
 import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
-import { connectAgent, mcpCallOf } from "./questionToPixels.ts";
 import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
 import { formatTrace, mainThreadTasks, summariseTrace } from "./lib/trace.ts";
 import { runWorker } from "./manyQuestions.ts";
+import { connectAgent, mcpCallOf } from "./questionToPixels.ts";
 
 const outDir = join(repoRoot, ".cache", "bench-profiles");
 
