@@ -26,6 +26,7 @@ import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
 import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
 import { formatTrace, mainThreadTasks, summariseTrace } from "./lib/trace.ts";
 import { runWorker } from "./manyQuestions.ts";
+import { connectAgent, mcpCallOf } from "./questionToPixels.ts";
 
 const outDir = join(repoRoot, ".cache", "bench-profiles");
 
@@ -233,6 +234,53 @@ const targets: Record<string, () => Promise<void>> = {
       await shown;
       await sleep(300);
       report("reconnect", dist, await recording.stop());
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+
+  /**
+   * questionToPixels' own flow: an agent's MCP calls (the tool-call entry, then its question),
+   * 40 cards alternating generic flow and plan card, each cancelled by the agent.
+   */
+  async mcpQuestions() {
+    const { outDir: dist } = await buildPage({ minify: false, sourcemap: true });
+    const server = new BenchServer({ distDir: dist });
+    const browser = await launchChromium();
+    try {
+      await server.start();
+      const agent = await connectAgent(server);
+      const first = new AbortController();
+      void agent
+        .callTool(mcpCallOf("generic", "first"), undefined, { signal: first.signal })
+        .catch(() => {});
+      let sessionId: string | undefined;
+      while (!sessionId) {
+        sessionId = (await server.sessionByModel("mcp/bench-agent")).sessionId;
+        await sleep(5);
+      }
+      const { context, page, events } = await openSessionPage(browser, server, sessionId);
+      first.abort();
+      await sleep(300);
+      const recording = await capture(context, page);
+      for (let i = 0; i < 40; i++) {
+        const tag = `q${i}`;
+        const shown = events.next((e) => (e.label ?? "").includes(`(${tag})`), 10_000, tag);
+        const call = new AbortController();
+        void agent
+          .callTool(mcpCallOf(i % 2 === 0 ? "generic" : "plan", tag), undefined, {
+            signal: call.signal,
+            timeout: 600_000,
+          })
+          .catch(() => {});
+        await shown;
+        await sleep(100);
+        call.abort();
+        await sleep(60 + Math.random() * 40);
+      }
+      report("mcpQuestions", dist, await recording.stop());
+      await agent.close();
     } finally {
       await browser.close();
       await server.stop();

@@ -26,7 +26,7 @@ import { clockOffset, latencyFigure, openSessionPage, sleep } from "./lib/sessio
 
 const QUESTIONS_PER_FLOW = Number(process.env.BENCH_QUESTIONS ?? 60);
 const WARMUP_PER_FLOW = 5;
-const AGENT = "bench-agent";
+export const AGENT = "bench-agent";
 
 type Flow = "generic" | "plan";
 
@@ -44,7 +44,7 @@ interface Sample {
 
 const now = () => performance.timeOrigin + performance.now();
 
-function callOf(flow: Flow, tag: string) {
+export function mcpCallOf(flow: Flow, tag: string) {
   return flow === "generic"
     ? { name: "ask_user_question", arguments: { questions: genericQuestion(tag) } }
     : {
@@ -53,7 +53,7 @@ function callOf(flow: Flow, tag: string) {
       };
 }
 
-async function connectAgent(server: BenchServer): Promise<Client> {
+export async function connectAgent(server: BenchServer): Promise<Client> {
   const client = new Client({ name: AGENT, version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${server.token}` } },
@@ -84,7 +84,10 @@ export async function run(): Promise<Figure[]> {
     // The agent's session is made by its first call; the page opens on it.
     const first = new AbortController();
     void agent
-      .callTool(callOf("generic", "first"), undefined, { signal: first.signal, timeout: 600_000 })
+      .callTool(mcpCallOf("generic", "first"), undefined, {
+        signal: first.signal,
+        timeout: 600_000,
+      })
       .catch(() => {});
     let sessionId: string | undefined;
     await until(async () => {
@@ -122,7 +125,7 @@ export async function run(): Promise<Figure[]> {
       const controller = new AbortController();
       const called = now();
       void agent
-        .callTool(callOf(flow, tag), undefined, { signal: controller.signal, timeout: 600_000 })
+        .callTool(mcpCallOf(flow, tag), undefined, { signal: controller.signal, timeout: 600_000 })
         .catch(() => {});
       const { index } = await shown;
       // Element Timing is delivered after the frame; give it a moment.
@@ -202,7 +205,7 @@ export async function run(): Promise<Figure[]> {
           `  ${flow}: tool-call frame → question frame in page`,
           of(flow, (s) => s.toolFrameToQuestionFrame),
           undefined,
-          "the page handles the tool-call entry first",
+          "0 when one batch message carries both",
         ),
         latencyFigure(
           `  ${flow}: question frame → card in DOM`,

@@ -78,19 +78,38 @@ function installProbe(options: ProbeOptions): void {
       this.addEventListener("message", (event: MessageEvent) => {
         const arrival = now();
         const data = typeof event.data === "string" ? event.data : "";
-        const head = data.slice(0, 400);
-        const record: FrameRecord = {
-          type: /"type":"([^"]+)"/.exec(head)?.[1] ?? "?",
-          arrival,
-          bytes: data.length,
+        const record = (head: string, bytes: number) => {
+          const frame: FrameRecord = {
+            type: /"type":"([^"]+)"/.exec(head)?.[1] ?? "?",
+            arrival,
+            bytes,
+          };
+          const kind = /"kind":"([^"]+)"/.exec(head)?.[1];
+          if (kind) frame.kind = kind;
+          const at = /"at":(\d+(?:\.\d+)?)/.exec(head)?.[1];
+          if (at) frame.at = Number(at);
+          const id = /"interactionId":"([^"]+)"/.exec(head)?.[1];
+          if (id) frame.interactionId = id;
+          state.frames.push(frame);
         };
-        const kind = /"kind":"([^"]+)"/.exec(head)?.[1];
-        if (kind) record.kind = kind;
-        const at = /"at":(\d+(?:\.\d+)?)/.exec(head)?.[1];
-        if (at) record.at = Number(at);
-        const id = /"interactionId":"([^"]+)"/.exec(head)?.[1];
-        if (id) record.interactionId = id;
-        state.frames.push(record);
+        if (!data.startsWith('{"type":"batch"')) {
+          record(data.slice(0, 400), data.length);
+          return;
+        }
+        // A batch (the frames of one server tick in one message): each frame is recorded with
+        // the message's arrival. Frames start where a server frame type opens an element of
+        // `frames`; scanned, not parsed, so a big plan's batch costs the page nothing here.
+        const starts: number[] = [];
+        const frameStart =
+          /[[,]\{"type":"(?:welcome|event|snapshot|history|session\.upserted|session\.removed|settings\.changed|assistant\.delta|receipt|error|inbox\.snapshot|inbox\.changed)"/g;
+        frameStart.lastIndex = '{"type":"batch"'.length;
+        for (let match = frameStart.exec(data); match; match = frameStart.exec(data)) {
+          starts.push(match.index + 1);
+        }
+        starts.forEach((start, i) => {
+          const end = starts[i + 1] ?? data.length;
+          record(data.slice(start, Math.min(end, start + 400)), end - start);
+        });
       });
     }
   }

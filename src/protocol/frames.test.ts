@@ -1,4 +1,11 @@
-import { ClientFrame, MAX_FRAME_BYTES, MAX_HISTORY_PAGE, ServerFrame } from "./frames.ts";
+import {
+  ClientFrame,
+  MAX_FRAME_BYTES,
+  MAX_HISTORY_PAGE,
+  PROTOCOL_VERSION,
+  ServerBatch,
+  ServerFrame,
+} from "./frames.ts";
 import { MAX_PLAN_CHARS } from "./question.ts";
 
 const session = {
@@ -72,5 +79,21 @@ describe("frames", () => {
     const page = { type: "history", sessionId: "s1", beforeSeq: 800, entries: [message(799)] };
     expect(ServerFrame.safeParse(page).success).toBe(true);
     expect(ServerFrame.safeParse({ ...page, more: true }).success).toBe(false);
+  });
+
+  it("[R2] a batch holds two or more server frames, none of them a batch, and nothing else; hello may ask for batches", () => {
+    const receipt = { type: "receipt", interactionId: "q1", ok: true };
+    const batch = {
+      type: "batch",
+      frames: [receipt, { type: "session.removed", sessionId: "s1" }],
+    };
+    expect(ServerBatch.safeParse(batch).success).toBe(true);
+    expect(ServerFrame.safeParse(batch).success).toBe(false);
+    expect(ServerBatch.safeParse({ ...batch, frames: [receipt] }).success).toBe(false);
+    expect(ServerBatch.safeParse({ ...batch, extra: 1 }).success).toBe(false);
+    expect(ServerBatch.safeParse({ type: "batch", frames: [batch, receipt] }).success).toBe(false);
+    const hello = { type: "hello", protocol: PROTOCOL_VERSION };
+    expect(ClientFrame.safeParse({ ...hello, batches: true }).success).toBe(true);
+    expect(ClientFrame.safeParse({ ...hello, batches: false }).success).toBe(false);
   });
 });

@@ -41,6 +41,11 @@ export const ClientFrame = z.discriminatedUnion("type", [
     resume: z.optional(z.array(ResumePoint).check(z.maxLength(100))),
     /** U4: which device this tab runs on; answers given through this socket record it. */
     device: z.optional(DeviceInfo),
+    /**
+     * The page takes `batch` messages: the frames the server produces in one turn of its event
+     * loop then arrive as one message. Without it every frame is a message of its own.
+     */
+    batches: z.optional(z.literal(true)),
   }),
   z.strictObject({
     type: z.literal("session.create"),
@@ -207,3 +212,17 @@ export const ServerFrame = z.discriminatedUnion("type", [
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameType = ServerFrame["type"];
+
+/**
+ * Frames the server produced in one turn of its event loop, in order, as one WebSocket message,
+ * so the page applies them in one task and one render (issue 15: a tool call's entry and the
+ * question it asks arrive together). Sent only to a client whose hello set `batches`; the page
+ * checks each frame on its own, so one bad frame costs only itself (R2).
+ */
+export const ServerBatch = z.strictObject({
+  type: z.literal("batch"),
+  frames: z.array(ServerFrame).check(z.minLength(2)),
+});
+export type ServerBatch = z.infer<typeof ServerBatch>;
+/** What one server WebSocket message holds. */
+export type ServerMessage = ServerFrame | ServerBatch;

@@ -50,6 +50,7 @@ const connection = new Connection({
   createSocket: (url) => new WebSocket(url),
   resume: () => resumePoints(appStore.getState()),
   device: () => deviceInfo(storage, navigator.userAgent),
+  batches: true,
   onFrame: (frame, serverTimeAt) => client?.receive(frame, serverTimeAt),
   onStatus: (status) =>
     client ? client.connectionChanged(status) : appStore.getState().setConnectionStatus(status),

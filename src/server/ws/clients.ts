@@ -8,6 +8,10 @@ export class Client {
   device: DeviceInfo | undefined;
   readonly subscriptions = new Set<string>();
   queue: Promise<void> = Promise.resolve();
+  /** Its hello asked for batches: frames of one turn of the event loop go out as one message. */
+  batches = false;
+  /** Serialized frames waiting for the end of this turn of the event loop. */
+  private held: string[] = [];
 
   /** S3: whose named token opened this socket; undefined for the workspace's own token. */
   constructor(
@@ -16,10 +20,32 @@ export class Client {
   ) {}
 
   send(frame: ServerFrame): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(frame));
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    const text = JSON.stringify(frame);
+    if (!this.batches) {
+      this.socket.send(text);
+      return;
+    }
+    // Issue 15: held until the immediates run, after this turn's microtasks (the summary and
+    // inbox frames that an entry causes), so a tool call's entry, its question and what they
+    // change reach the page as one message, handled in one task and drawn in one render.
+    if (this.held.length === 0) setImmediate(() => this.flush());
+    this.held.push(text);
+  }
+
+  /** Sends what is held: one frame as itself, more as one `batch` (ServerBatch), in order. */
+  flush(): void {
+    const held = this.held;
+    if (held.length === 0) return;
+    this.held = [];
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(
+      held.length === 1 ? held[0]! : `{"type":"batch","frames":[${held.join(",")}]}`,
+    );
   }
 
   close(code: number, reason: string): void {
+    this.flush();
     this.socket.close(code, reason);
   }
 }

@@ -266,6 +266,7 @@ export class WsRouter {
     const models = await this.deps.listModels();
     client.greeted = true;
     client.device = frame.device;
+    client.batches = frame.batches === true;
     client.send({
       type: "welcome",
       protocol: PROTOCOL_VERSION,

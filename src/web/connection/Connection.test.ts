@@ -164,6 +164,56 @@ describe("Connection", () => {
     ]);
   });
 
+  it("[R2] asks for batches in hello when told to, and applies a batch's frames in order, each checked on its own", () => {
+    const h = harness({ batches: true });
+    h.connection.start();
+    h.latest().open();
+    expect(h.latest().sentFrames()).toEqual([
+      { type: "hello", protocol: PROTOCOL_VERSION, batches: true },
+    ]);
+    const call = {
+      type: "event",
+      sessionId: "s1",
+      seq: 4,
+      at: 9,
+      entry: { kind: "tool.call", callId: "c1", name: "Read", input: {} },
+    };
+    h.latest().receive({
+      type: "batch",
+      frames: [
+        call,
+        { type: "mystery" },
+        { type: "event", sessionId: "s1", seq: 5, at: 9, entry: { kind: "user.message", text: 1 } },
+        { type: "receipt", interactionId: "q1", ok: true },
+      ],
+    });
+    expect(h.frames.map((f) => f.type)).toEqual(["event", "event", "receipt"]);
+    expect(h.frames[0]).toEqual(call);
+    expect(h.frames[1]).toMatchObject({ seq: 5, entry: { kind: "notice", level: "error" } });
+    expect(h.logs).toEqual(["dropped an invalid frame", "kept a event frame without a bad entry"]);
+  });
+
+  it("[R2] drops a batch whose envelope is not a ServerBatch, and a batch inside a batch", () => {
+    const h = harness({ batches: true });
+    h.connection.start();
+    h.latest().open();
+    const receipt = { type: "receipt", interactionId: "q1", ok: true };
+    h.latest().receive({ type: "batch", frames: [receipt, receipt], extra: 1 });
+    h.latest().receive({ type: "batch", frames: receipt });
+    h.latest().receive({ type: "batch", frames: [receipt] });
+    h.latest().receive({
+      type: "batch",
+      frames: [{ type: "batch", frames: [receipt, receipt] }, receipt],
+    });
+    expect(h.frames).toEqual([receipt]);
+    expect(h.logs).toEqual([
+      "dropped an invalid batch",
+      "dropped an invalid batch",
+      "dropped an invalid batch",
+      "dropped an invalid frame",
+    ]);
+  });
+
   it("survives a frame handler that throws", () => {
     const h = harness({
       onFrame: () => {

@@ -7,7 +7,7 @@ import {
 } from "../../protocol/index.ts";
 import type { ConnectionStatus } from "../store/types.ts";
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from "./backoff.ts";
-import { readServerFrame } from "./readServerFrame.ts";
+import { readServerMessage, type ServerFrameReading } from "./readServerFrame.ts";
 
 /** The part of the browser WebSocket this class uses, so tests can hand in a fake. */
 export interface SocketLike {
@@ -34,6 +34,11 @@ export interface ConnectionOptions {
   resume(): ResumePoint[];
   /** U4: the device this tab runs on, named in every hello. */
   device?: () => DeviceInfo;
+  /**
+   * Asks the server for batches (issue 15): the frames of one turn of its event loop arrive as
+   * one message and are applied in one task, so React draws them in one render.
+   */
+  batches?: boolean;
   /**
    * `serverTimeAt`: the browser time that a welcome's `serverNow` is matched to, the middle of
    * the hello round trip, so a slow delivery skews countdowns by half as much (A6).
@@ -144,6 +149,7 @@ export class Connection {
           ? { type: "hello", protocol: PROTOCOL_VERSION, resume }
           : { type: "hello", protocol: PROTOCOL_VERSION };
       if (this.options.device) hello.device = this.options.device();
+      if (this.options.batches) hello.batches = true;
       this.helloSentAt = this.now();
       socket.send(JSON.stringify(hello));
     };
@@ -194,7 +200,12 @@ export class Connection {
   }
 
   private receive(data: unknown): void {
-    const reading = readServerFrame(data);
+    // A batch's frames are applied one after another in this task: their store updates reach
+    // React together, as one render.
+    for (const reading of readServerMessage(data)) this.apply(reading);
+  }
+
+  private apply(reading: ServerFrameReading): void {
     if (!reading.ok) {
       this.log(reading.problem, reading.detail);
       return;

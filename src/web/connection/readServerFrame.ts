@@ -23,13 +23,38 @@ interface Issue {
  * own seq, so the session still shows, nothing after it is dropped and no gap triggers a resync.
  */
 export function readServerFrame(data: unknown): ServerFrameReading {
+  const json = decode(data);
+  return json.ok ? readFrameValue(json.value) : json;
+}
+
+/**
+ * One WebSocket message: a frame, or a `batch` of them (ServerBatch, issue 15), each read on its
+ * own so a bad one is dropped or salvaged alone (R2). In order, as the server produced them.
+ */
+export function readServerMessage(data: unknown): ServerFrameReading[] {
+  const json = decode(data);
+  if (!json.ok) return [json];
+  const value = json.value;
+  if (!isRecord(value) || value.type !== "batch") return [readFrameValue(value)];
+  const { frames } = value;
+  if (!Array.isArray(frames) || frames.length < 2 || Object.keys(value).length !== 2) {
+    return [{ ok: false, problem: "dropped an invalid batch", detail: value }];
+  }
+  return frames.map(readFrameValue);
+}
+
+function decode(
+  data: unknown,
+): { ok: true; value: unknown } | { ok: false; problem: string; detail?: unknown } {
   if (typeof data !== "string") return { ok: false, problem: "dropped a binary frame" };
-  let json: unknown;
   try {
-    json = JSON.parse(data);
+    return { ok: true, value: JSON.parse(data) };
   } catch (error) {
     return { ok: false, problem: "dropped a frame that is not JSON", detail: error };
   }
+}
+
+function readFrameValue(json: unknown): ServerFrameReading {
   const parsed = parseFrame(json);
   if (parsed.success) return { ok: true, frame: parsed.data, problems: [] };
   return (

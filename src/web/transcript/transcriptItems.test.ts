@@ -179,6 +179,24 @@ describe("transcriptItems", () => {
     expect(items.map((item) => item.kind)).toEqual(["planDecided"]);
   });
 
+  it("[W9] a decided plan keeps its identity when later entries arrive, so its memoised card does not render again", () => {
+    const entries = log(
+      { kind: "interaction.requested", request: reviewRequest("r1") },
+      { kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } },
+    );
+    const decidedIn = (items: ReturnType<typeof transcriptItems>) =>
+      items.find((item) => item.kind === "planDecided");
+    const before = decidedIn(transcriptItems(entries));
+    const later = [
+      ...entries,
+      { seq: 3, at: 3, entry: { kind: "user.message", text: "next" } } as StoredEntry,
+    ];
+    const after = decidedIn(transcriptItems(later));
+    expect(after?.kind === "planDecided" && after.decided).toBe(
+      before?.kind === "planDecided" && before.decided,
+    );
+  });
+
   it("[P2] consecutive mode switches fold into one line that shows the last mode", () => {
     const items = transcriptItems(
       log(

@@ -1,4 +1,9 @@
-import type { InteractionRequest, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import type {
+  InteractionOutcome,
+  InteractionRequest,
+  SessionEntry,
+  StoredEntry,
+} from "../../protocol/index.ts";
 import { type DecidedPlan, decidedPlanOf } from "../questions/planDecision.ts";
 
 type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;
@@ -20,6 +25,39 @@ export type TranscriptItem =
   | { kind: "planApproved"; seq: number; entry: EntryOf<"plan.approved"> }
   | { kind: "modeChanged"; seq: number; entry: EntryOf<"session.modeChanged"> }
   | { kind: "modelChanged"; seq: number; entry: EntryOf<"session.modelChanged"> };
+
+/**
+ * Items are rebuilt on every entry; a decided plan built afresh each time made every memoised
+ * PlanDecidedCard on screen render again in the task that shows a new card (issue 15). Entries
+ * never change, so the outcome object (with its request) keys the one it decided.
+ */
+const decidedCache = new WeakMap<
+  InteractionOutcome,
+  { request: InteractionRequest | undefined; decided: DecidedPlan | null }
+>();
+
+function decidedOf(
+  request: InteractionRequest | undefined,
+  outcome: InteractionOutcome,
+): DecidedPlan | null {
+  const cached = decidedCache.get(outcome);
+  if (cached && cached.request === request) return cached.decided;
+  const decided = decidedPlanOf(request, outcome);
+  decidedCache.set(outcome, { request, decided });
+  return decided;
+}
+
+const savedCache = new WeakMap<EntryOf<"plan.approved">, { path?: string }>();
+
+/** The same object for the same entry, for the same reason as `decidedOf`. */
+function savedOf(entry: EntryOf<"plan.approved">): { path?: string } {
+  let saved = savedCache.get(entry);
+  if (!saved) {
+    saved = entry.path === undefined ? {} : { path: entry.path };
+    savedCache.set(entry, saved);
+  }
+  return saved;
+}
 
 /**
  * Entries that only move state (requests, countdowns, drafts, todos) draw nothing here.
@@ -65,14 +103,14 @@ export function transcriptItems(
         }
         break;
       case "interaction.resolved": {
-        const decided = decidedPlanOf(requests.get(entry.interactionId), entry.outcome);
+        const decided = decidedOf(requests.get(entry.interactionId), entry.outcome);
         if (decided) items.push({ kind: "planDecided", seq, decided });
         else items.push({ kind: "resolved", seq, entry });
         break;
       }
       case "plan.approved": {
         const card = unsavedApproval(items, entry.plan);
-        if (card) card.saved = entry.path === undefined ? {} : { path: entry.path };
+        if (card) card.saved = savedOf(entry);
         else items.push({ kind: "planApproved", seq, entry });
         break;
       }
