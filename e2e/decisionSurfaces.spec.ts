@@ -14,8 +14,8 @@ const VIEWPORTS = [
 ] as const;
 const FEEDBACK = "FEEDBACK please merge steps 3 and 4";
 
-// Each test opens its own session, so most share the worker's server (goldens do not: the
-// sidebar would list the other tests' sessions).
+// Each test opens its own session, so most share the worker's server (goldens and axe scans
+// do not: they read the whole page, whose sidebar would list the other tests' sessions).
 test.use({ scenario: "decisions", serverArgs: STILL, sharedServer: true });
 
 /** W6: inside the viewport and the topmost element at its own centre, so a click lands on it. */
@@ -276,7 +276,8 @@ async function expectNoViolations(page: Page): Promise<void> {
 for (const locale of LOCALES) {
   for (const theme of ["light", "dark"] as const) {
     test.describe(`axe on every card (${locale}, ${theme})`, () => {
-      test.use({ locale, colorScheme: theme });
+      // Axe reads the whole page, sidebar included: on a server of its own, the same page each run.
+      test.use({ locale, colorScheme: theme, sharedServer: false });
 
       test(`[W5][W13] plan card, permission card and decided plan have no violations (${locale}, ${theme})`, async ({
         page,
