@@ -6,7 +6,10 @@ export default defineConfig({
   outputDir: "test-results",
   snapshotPathTemplate: "goldens/{arg}{ext}",
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time even on two cores (Playwright's default there is one): much of a
+  // test's time is waiting on its server, the page's socket and the server's real countdowns.
+  // On a heavily loaded machine, --workers=1.
+  workers: 2,
   retries: 0,
   forbidOnly: true,
   timeout: 60_000,

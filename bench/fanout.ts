@@ -2,7 +2,8 @@
 // Fan-out: 100 `ws` clients follow one session on the real server (loopback); a driver client
 // saves 2,000 drafts of a pending question (each one an entry, stored and broadcast). Events
 // per second = events received by all followers ÷ (first draft sent → last event received).
-// Reconnect: a session of 10,000 entries (bench/fixtures/longSession.ts) ending in a pending
+// Reconnect: a session of 50,000 entries (bench/fixtures/longSession.ts; issue 15's goal is
+// stated at 50k) ending in a pending
 // question is written to the database before the server starts; Chromium loads the page on
 // it, and the time runs from navigation start to the question card painted and the main
 // thread free again (the first task after that frame), with an enabled control in the card.
@@ -21,7 +22,8 @@ const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 100);
 const DRAFTS = Number(process.env.BENCH_DRAFTS ?? 2000);
 /** Drafts in flight before the driver waits for receipts. */
 const WINDOW = 64;
-const LONG_SESSION_ENTRIES = Number(process.env.BENCH_LONG_ENTRIES ?? 10_000);
+/** Issue 15: "new tab to a 50k-entry session → waiting question interactive ≤ 300 ms". */
+const LONG_SESSION_ENTRIES = Number(process.env.BENCH_LONG_ENTRIES ?? 50_000);
 const RELOADS = Number(process.env.BENCH_RELOADS ?? 4);
 
 interface Follower {
@@ -167,6 +169,7 @@ async function reconnect(distDir: string): Promise<Figure[]> {
     const events = new ProbeEvents();
     await probePage(page, { cardSelector: CARD_SELECTOR }, events.listener);
     const toInteractive: number[] = [];
+    const firstLoad: number[] = [];
     const parts = { snapshot: [] as number[], dom: [] as number[], longest: [] as number[] };
     for (let i = 0; i <= RELOADS; i++) {
       const shown = events.next(
@@ -183,7 +186,11 @@ async function reconnect(distDir: string): Promise<Figure[]> {
       if (!card?.afterPaint || !card.interactive) {
         throw new Error(`the card is not interactive: ${JSON.stringify(card)}`);
       }
-      if (i === 0) continue; // the first load also fills the HTTP cache
+      if (i === 0) {
+        // The first load also fills the HTTP cache: shown apart, never in the judged figure.
+        firstLoad.push(card.afterPaint - origin);
+        continue;
+      }
       toInteractive.push(card.afterPaint - origin);
       const snapshot = state.frames.find((f) => f.type === "snapshot");
       if (snapshot) parts.snapshot.push(snapshot.arrival - origin);
@@ -202,6 +209,12 @@ async function reconnect(distDir: string): Promise<Figure[]> {
         judged: "median",
         note: `n=${toInteractive.length} page loads (HTTP cache warm); snapshot ${(snapshotBytes / 1e6).toFixed(1)} MB`,
       },
+      latencyFigure(
+        "  reconnect: first load (HTTP cache cold) → question interactive",
+        firstLoad,
+        undefined,
+        "one load in a fresh browser context",
+      ),
       latencyFigure("  reconnect: navigation → snapshot frame in page", parts.snapshot),
       latencyFigure("  reconnect: navigation → card in DOM", parts.dom),
       latencyFigure("  reconnect: longest task during load", parts.longest),

@@ -14,7 +14,9 @@ const VIEWPORTS = [
 ] as const;
 const FEEDBACK = "FEEDBACK please merge steps 3 and 4";
 
-test.use({ scenario: "decisions", serverArgs: STILL });
+// Each test opens its own session, so most share the worker's server (goldens and axe scans
+// do not: they read the whole page, whose sidebar would list the other tests' sessions).
+test.use({ scenario: "decisions", serverArgs: STILL, sharedServer: true });
 
 /** W6: inside the viewport and the topmost element at its own centre, so a click lands on it. */
 async function expectReachable(control: Locator): Promise<void> {
@@ -206,7 +208,7 @@ test("[W10] a three-question batch with one page unanswered reaches the review p
 });
 
 test.describe("the bundled demo by keyboard", () => {
-  test.use({ scenario: "demo" });
+  test.use({ scenario: "demo", sharedServer: false });
 
   test("[W11][W5] the whole demo lane by keyboard, focus asserted after every step", async ({
     page,
@@ -274,7 +276,8 @@ async function expectNoViolations(page: Page): Promise<void> {
 for (const locale of LOCALES) {
   for (const theme of ["light", "dark"] as const) {
     test.describe(`axe on every card (${locale}, ${theme})`, () => {
-      test.use({ locale, colorScheme: theme });
+      // Axe reads the whole page, sidebar included: on a server of its own, the same page each run.
+      test.use({ locale, colorScheme: theme, sharedServer: false });
 
       test(`[W5][W13] plan card, permission card and decided plan have no violations (${locale}, ${theme})`, async ({
         page,
@@ -314,7 +317,7 @@ function modelPicker(page: Page): Locator {
 // Goldens: regenerate with `npx playwright test e2e/decisionSurfaces.spec.ts --update-snapshots`.
 for (const locale of LOCALES) {
   test.describe(`goldens at 1280×800 (${locale})`, () => {
-    test.use({ locale, viewport: { width: 1280, height: 800 } });
+    test.use({ locale, viewport: { width: 1280, height: 800 }, sharedServer: false });
 
     test(`[W6][I5] the plan card with its decision bar (${locale})`, async ({ page, server }) => {
       const { card } = await longPlan(page, server.url, locale);

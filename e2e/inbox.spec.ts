@@ -231,6 +231,42 @@ test.describe("inbox on a phone", () => {
 test.describe("inbox accessibility", () => {
   test.use({ serverArgs: STILL });
 
+  test("[U1] j moves focus from the moment the list is in the page, before it is painted", async ({
+    page,
+    server,
+  }) => {
+    const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+    try {
+      await sessionWaiting(client, "Button colour", "Ask me a question");
+      const shell = new ShellPage(page);
+      await shell.open(server.url);
+      await expect(page.getByTestId("inbox-link")).toContainText("1");
+      // The key goes in with the commit that adds the rows (a MutationObserver runs right after
+      // it), which is before that frame is painted: a key a person presses as the list appears
+      // comes no earlier, so it must not fall in a gap before the keys are listened to.
+      const outcome = await page.evaluate(
+        () =>
+          new Promise<string>((resolve) => {
+            const timer = setTimeout(() => resolve("the list never appeared"), 10_000);
+            const observer = new MutationObserver(() => {
+              const row = document.querySelector('[data-testid="inbox-item"] button');
+              if (!row) return;
+              observer.disconnect();
+              clearTimeout(timer);
+              const target = document.activeElement ?? document.body;
+              target.dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true }));
+              resolve(document.activeElement === row ? "focused" : "j was lost");
+            });
+            observer.observe(document.body, { childList: true, subtree: true });
+            document.querySelector<HTMLElement>('[data-testid="inbox-link"]')?.click();
+          }),
+      );
+      expect(outcome).toBe("focused");
+    } finally {
+      client.socket.close();
+    }
+  });
+
   test("[U1][W5] the inbox, an item opened in it and the shortcuts have no axe violations", async ({
     page,
     server,

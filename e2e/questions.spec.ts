@@ -13,6 +13,9 @@ const REVIEW = "Review this implementation plan";
 test.use({ scenario: "questions", serverArgs: ["--no-build"] });
 
 test.describe("generic flow", () => {
+  // Each test asks in a session of its own and reads only that session.
+  test.use({ sharedServer: true });
+
   test("[Q6][Q4] a batch answered by digit, checkboxes, Other and a skip reaches the model as the some-skipped text", async ({
     page,
     server,
@@ -115,6 +118,7 @@ test.describe("generic flow", () => {
 });
 
 test.describe("plan review", () => {
+  test.use({ sharedServer: true });
   async function openReview(page: Page, server: PlangateServer) {
     const shell = new ShellPage(page);
     const questions = new QuestionsPage(page);

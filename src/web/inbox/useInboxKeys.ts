@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 
 export interface InboxKeyActions {
   next(): void;
@@ -18,9 +18,12 @@ function isTyping(target: EventTarget | null): boolean {
 /**
  * U1 triage keys: j / k move between items, ? shows the shortcuts, Escape hides them. Enter
  * opens the focused item by itself (it is a button). Keys typed into a card stay the card's.
+ * Listening from the commit that puts the list in the document (a layout effect): a passive
+ * effect runs in a later task, and Chromium may paint the list and dispatch a key first, so a
+ * j pressed as the list appeared was lost.
  */
 export function useInboxKeys(actions: InboxKeyActions): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === "Escape") return actions.closeHelp();
