@@ -38,13 +38,15 @@ try {
   const { page, events } = await openSessionPage(browser, server, sessionId, {
     endMarker: BIG_PLAN_END,
   });
+  // PLAN_SETTLE_MS: wait after the page's snapshot before tracing (its own first frames done).
+  await sleep(Number(process.env.PLAN_SETTLE_MS ?? 0));
   const make =
     shapeWord === "80"
       ? (i: number) => loadBigPlan().replace(/^(#{1,6} .*)$/gm, `$1 (run ${i})`)
       : Object.entries(planShapes).find(([n]) => n.includes(shapeWord))?.[1];
   if (!make) throw new Error("no shape");
   await browser.startTracing(page, {
-    categories: ["toplevel", "devtools.timeline", "blink.user_timing", "v8.execute"],
+    categories: (process.env.PLAN_CATEGORIES ?? "toplevel,devtools.timeline,blink.user_timing,v8.execute").split(","),
   });
   for (let i = 0; i < runs; i++) {
     await page.evaluate((i) => performance.mark(`bench:ask${i}`), i);

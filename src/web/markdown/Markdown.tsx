@@ -22,6 +22,11 @@ const LazyRenderer = lazy(() =>
   ),
 );
 
+/** Whether the markdown chunk is in, so a Markdown renders at once, not as plain text first. */
+export function markdownLoaded(): boolean {
+  return loadedRenderer !== null;
+}
+
 /** Loads the markdown chunk now; component tests use it so their renders are synchronous. */
 export function prefetchMarkdown(): Promise<unknown> {
   return loadRenderer();

@@ -1,6 +1,6 @@
 import { type ComponentType, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { prefetchMarkdown } from "../markdown/Markdown.tsx";
+import { markdownLoaded, prefetchMarkdown } from "../markdown/Markdown.tsx";
 import type { PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
 
 type Panel = ComponentType<PlanReviewPanelProps>;
@@ -43,11 +43,11 @@ function loadForCard(): Promise<Panel> {
 }
 
 /**
- * Fetches the plan card's code ahead of use; settles after a plan card that is mounting now has
- * its code and markdown, so what is fetched after it does not compete with that card.
+ * Fetches the plan card's code and the markdown chunk ahead of use; settles after a plan card
+ * that is mounting now has them, so what is fetched after it does not compete with that card.
  */
 export function prefetchPlanReview(): Promise<unknown> {
-  return mounting ?? loadPanel();
+  return loadForCard();
 }
 
 /**
@@ -60,7 +60,9 @@ export function LazyPlanReviewPanel(props: PlanReviewPanelProps) {
   const { t } = useTranslation("question");
   const [panel, setPanel] = useState<{ Loaded: Panel } | null>(null);
   const [failed, setFailed] = useState(false);
-  const Loaded = panel?.Loaded ?? loadedPanel;
+  // The panel alone is not enough: without the markdown chunk the plan would be laid out as plain
+  // text first (a 300 KB plan: a 40–70 ms layout, then all of it replaced).
+  const Loaded = panel?.Loaded ?? (markdownLoaded() ? loadedPanel : null);
   useEffect(() => {
     if (Loaded !== null || failed) return;
     let live = true;
