@@ -46,7 +46,9 @@ try {
       : Object.entries(planShapes).find(([n]) => n.includes(shapeWord))?.[1];
   if (!make) throw new Error("no shape");
   await browser.startTracing(page, {
-    categories: (process.env.PLAN_CATEGORIES ?? "toplevel,devtools.timeline,blink.user_timing,v8.execute").split(","),
+    categories: (
+      process.env.PLAN_CATEGORIES ?? "toplevel,devtools.timeline,blink.user_timing,v8.execute"
+    ).split(","),
   });
   for (let i = 0; i < runs; i++) {
     await page.evaluate((i) => performance.mark(`bench:ask${i}`), i);
