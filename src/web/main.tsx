@@ -13,6 +13,7 @@ import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { loadMessages } from "./i18n/resources.ts";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
 import { preloadPages } from "./layout/lazyPages.ts";
+import { warmFonts } from "./layout/warmFonts.ts";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
@@ -74,8 +75,12 @@ void messages.then((copy) => {
 });
 // Lazy chunks come after the first screen and its card are painted (bench/bundle.ts counts
 // what comes before).
-afterFirstScreen(appStore, preloadPages);
-// The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
-// card without markdown costs none of it (bench/bundle.ts counts what comes before it).
+afterFirstScreen(appStore, () => {
+  preloadPages();
+  warmFonts();
+});
+// The markdown chunk is not fetched before the first screen: the first Markdown that mounts
+// loads it, so a first card without markdown costs none of it (bench/bundle.ts counts what comes
+// before it); preloadPages fetches it after, with the plan card's code.
 connection.start();
 if (import.meta.env.PROD) registerServiceWorker();

@@ -12,9 +12,9 @@ export const SettingsPage = lazy(() =>
 export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
 
 /**
- * Fetches the lazy pages and the plan-review card's code; main.tsx calls it once the first
- * screen is painted, so a later plan card finds its code in place. A failed fetch is retried
- * when the page or card is opened.
+ * Fetches the lazy pages, the plan-review card's code and the markdown chunk; main.tsx calls it
+ * once the first screen is painted, so a later plan card finds its code in place. A failed fetch
+ * is retried when the page or card is opened.
  */
 export function preloadPages(): void {
   // The pages wait for the plan card's code: a first plan card may be waiting for it.

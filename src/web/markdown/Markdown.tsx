@@ -12,7 +12,20 @@ const loadRenderer = () =>
     loadedRenderer = module.default;
     return module;
   });
-const LazyRenderer = lazy(loadRenderer);
+const Plain: Renderer = ({ text }) => <div className="markdown markdown-plain">{text}</div>;
+// A failed fetch shows the text plain rather than throwing the card away; a later successful
+// load (loadedRenderer) is used from the next render on.
+const LazyRenderer = lazy(() =>
+  loadRenderer().then(
+    (module): { default: Renderer } => module,
+    () => ({ default: Plain }),
+  ),
+);
+
+/** Whether the markdown chunk is in, so a Markdown renders at once, not as plain text first. */
+export function markdownLoaded(): boolean {
+  return loadedRenderer !== null;
+}
 
 /** Loads the markdown chunk now; component tests use it so their renders are synchronous. */
 export function prefetchMarkdown(): Promise<unknown> {
@@ -24,7 +37,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const Loaded = loadedRenderer;
   if (Loaded) return <Loaded text={text} />;
   return (
-    <Suspense fallback={<div className="markdown markdown-plain">{text}</div>}>
+    <Suspense fallback={<Plain text={text} />}>
       <LazyRenderer text={text} />
     </Suspense>
   );

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
@@ -7,6 +7,34 @@ export { warmUpMarkdown } from "./warmUp.ts";
 
 const Block = memo(function Block({ text, definitions }: { text: string; definitions: string }) {
   return renderMarkdown(text, definitions);
+});
+
+// Blocks are rendered in runs of PAGE_BLOCKS: a step that adds a block re-renders only the last
+// run, not a list of every block shown so far (that made a 200-block plan quadratic: each of
+// its 200 commits walked all the blocks before it). A run is a fragment, so the blocks stay
+// siblings in the DOM (markdown.css and the comment blocks read them as such).
+const PAGE_BLOCKS = 24;
+
+const Page = memo(function Page({
+  split,
+  from,
+  to,
+  definitions,
+}: {
+  split: LazySplit;
+  from: number;
+  to: number;
+  definitions: string;
+}) {
+  const blocks: ReactNode[] = [];
+  for (let index = from; index < to; index++) {
+    blocks.push(
+      <div className="md-block" key={index}>
+        <Block text={split.blocks[index] ?? ""} definitions={definitions} />
+      </div>,
+    );
+  }
+  return blocks;
 });
 
 // The first screen renders with the card; the rest a block at a time, as many blocks per task
@@ -65,14 +93,18 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   // A new text (a plan revision) keeps the count shown so far: split that far before slicing.
   split.has(shown - 1);
   const { definitions } = split;
-  return (
-    <div className="markdown">
-      {split.blocks.slice(0, shown).map((block, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; text memo reuses work
-        <div className="md-block" key={index}>
-          <Block text={block} definitions={definitions} />
-        </div>
-      ))}
-    </div>
-  );
+  const end = Math.min(shown, split.blocks.length);
+  const pages: ReactNode[] = [];
+  for (let from = 0; from < end; from += PAGE_BLOCKS) {
+    pages.push(
+      <Page
+        key={from}
+        split={split}
+        from={from}
+        to={Math.min(end, from + PAGE_BLOCKS)}
+        definitions={definitions}
+      />,
+    );
+  }
+  return <div className="markdown">{pages}</div>;
 });

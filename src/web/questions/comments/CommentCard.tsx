@@ -19,6 +19,8 @@ export function LinesLabel({ lines }: { lines: PlanComment["anchor"]["lines"] })
 interface EditorProps {
   quote: string;
   initial?: string;
+  /** Why the last submit did not go through; the text is kept for another try. */
+  error?: string | undefined;
   submitLabel: string;
   disabled: boolean;
   onSubmit(text: string): void;
@@ -29,6 +31,7 @@ interface EditorProps {
 export function CommentEditor({
   quote,
   initial = "",
+  error,
   submitLabel,
   disabled,
   onSubmit,
@@ -78,6 +81,11 @@ export function CommentEditor({
           }}
         />
       </label>
+      {error !== undefined && (
+        <p className="qcard-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="qcomment-actions">
         <button type="button" className="qbtn qbtn--small" onClick={onCancel}>
           {t("planReview.comments.cancel")}

@@ -10,7 +10,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { MAX_PLAN_COMMENTS, type PlanComment } from "../../../protocol/index.ts";
 import { Markdown } from "../../markdown/Markdown.tsx";
-import { anchorFor, followUp, locateAnchor } from "./anchors.ts";
+import { anchorFor, followUp, type Lines, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";
 import { CardMeasures, type Layout, layoutCards } from "./cardLayout.ts";
 import { type DomBlock, readDomBlocks, readDomBlocksInSteps } from "./domBlocks.ts";
@@ -40,6 +40,8 @@ interface Draft {
   block: number;
   quote: string;
   endBlock: number;
+  /** Set when adding failed: the text written, shown again with the error for another try. */
+  failed?: { text: string } | undefined;
 }
 
 type Placed =
@@ -356,9 +358,17 @@ export function PlanCommentSurface({
     setDraft(null);
     regionRef.current?.focus({ preventScroll: true });
     const { block: first, endBlock, quote } = draft;
-    const lines =
-      linesIfReady(plan, blocks, first, endBlock, quote) ??
-      (await linesFor(plan, blocks, first, endBlock, quote));
+    let lines: Lines;
+    try {
+      lines =
+        linesIfReady(plan, blocks, first, endBlock, quote) ??
+        (await linesFor(plan, blocks, first, endBlock, quote));
+    } catch {
+      // The plan's lines could not be parsed: the box comes back with the text and says so;
+      // adding again parses again. A box opened meanwhile is left as it is.
+      setDraft((open) => open ?? { block: first, quote, endBlock, failed: { text } });
+      return;
+    }
     const comment: PlanComment = {
       id: newCommentId(),
       anchor: anchorFor(block, draft.quote, lines),
@@ -430,6 +440,8 @@ export function PlanCommentSurface({
             {item.kind === "draft" && draft !== null && (
               <CommentEditor
                 quote={draft.quote}
+                initial={draft.failed?.text}
+                error={draft.failed && t("planReview.comments.linesFailed")}
                 submitLabel={t("planReview.comments.save")}
                 disabled={disabled}
                 onSubmit={addComment}

@@ -9,6 +9,19 @@ import { renderWithI18n, type TestLanguage } from "../renderWithI18n.tsx";
 import { questionRequest, reviewItem } from "../testFixtures.ts";
 import { BLOCKS_SETTLE_MS } from "./PlanCommentSurface.tsx";
 
+// The plan-line parser, made to fail on demand (V2's error path); otherwise the real one.
+const parser = vi.hoisted(() => ({ fails: false }));
+vi.mock("../../markdown/sourceBlocks.ts", async (importActual) => {
+  const actual = await importActual<typeof import("../../markdown/sourceBlocks.ts")>();
+  return {
+    ...actual,
+    sourceBlocks: (text: string) => {
+      if (parser.fails) throw new Error("parse failed");
+      return actual.sourceBlocks(text);
+    },
+  };
+});
+
 const PLAN = [
   "# Plan",
   "",
@@ -321,6 +334,30 @@ describe("plan comments (V1–V3)", () => {
       expect(read).not.toHaveBeenCalled();
     } finally {
       read.mockRestore();
+    }
+  });
+
+  it("[V2] when the plan's lines cannot be parsed, the comment box comes back with its text and an error, and adding again works", async () => {
+    parser.fails = true;
+    try {
+      const { props, user } = setup({}, "en", `${PLAN}\n\nParsing fails here.`);
+      await blocksReady();
+      region().focus();
+      await user.keyboard("jjjc");
+      await user.type(await screen.findByRole("textbox", { name: /Your comment on/ }), "Why?");
+      await user.click(screen.getByRole("button", { name: "Add comment" }));
+      expect(await screen.findByRole("alert")).toHaveTextContent(
+        "The plan’s line numbers could not be read",
+      );
+      expect(screen.getByRole("textbox", { name: /Your comment on/ })).toHaveValue("Why?");
+      parser.fails = false;
+      await user.click(screen.getByRole("button", { name: "Add comment" }));
+      const card = await screen.findByRole("article", { name: "Comment on “Add the migration”" });
+      expect(within(card).getByText("line 5")).toBeInTheDocument();
+      expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+      await waitFor(() => expect(props.onDraft).toHaveBeenCalled());
+    } finally {
+      parser.fails = false;
     }
   });
 });

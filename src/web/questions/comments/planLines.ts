@@ -9,25 +9,35 @@ const loadParser = () => import("../../markdown/sourceBlocksOffThread.ts");
 let cached: { plan: string; source: SourceBlock[] } | null = null;
 let pending: { plan: string; source: Promise<SourceBlock[]> } | null = null;
 
-async function sourceOf(plan: string): Promise<SourceBlock[]> {
-  if (cached?.plan === plan) return cached.source;
+function sourceOf(plan: string): Promise<SourceBlock[]> {
+  if (cached?.plan === plan) return Promise.resolve(cached.source);
   if (pending?.plan !== plan) {
     const source = loadParser().then(({ sourceBlocksOffThread }) => sourceBlocksOffThread(plan));
     pending = { plan, source };
-    void source.then((blocks) => {
-      if (pending?.source === source) cached = { plan, source: blocks };
-    });
+    source.then(
+      (blocks) => {
+        if (pending?.source === source) cached = { plan, source: blocks };
+      },
+      // A failed parse (or parser fetch) is not kept: the next call for this plan tries again.
+      () => {
+        if (pending?.source === source) pending = null;
+      },
+    );
   }
   return pending.source;
 }
 
 /** Parses the plan's block lines while the page is idle, so adding a comment need not wait. */
 export function warmPlanLines(plan: string): () => void {
-  const timer = setTimeout(() => void sourceOf(plan), 300);
+  // A failure here is reported by the comment that needs the lines (linesFor), not twice.
+  const timer = setTimeout(() => sourceOf(plan).catch(() => {}), 300);
   return () => clearTimeout(timer);
 }
 
-/** V2: the plan-file lines a comment covers, from its first block to its last. */
+/**
+ * V2: the plan-file lines a comment covers, from its first block to its last. Rejects when the
+ * plan's lines could not be parsed; a later call parses again.
+ */
 export async function linesFor(
   plan: string,
   blocks: readonly DomBlock[],
