@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { precompress } from "./scripts/precompress.ts";
@@ -5,7 +6,16 @@ import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
   plugins: [react(), serverFrameProgram(), precompress()],
+  resolve: {
+    alias: {
+      "use-sync-external-store/shim": fileURLToPath(
+        new URL("./src/web/shims/useSyncExternalStore.ts", import.meta.url),
+      ),
+    },
+  },
   build: {
+    // Every browser the page supports preloads modules natively: no polyfill before the app.
+    modulePreload: { polyfill: false },
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: false,

@@ -38,7 +38,6 @@ describe("afterFirstScreen", () => {
   it("[W4] in a hidden tab, which runs no animation frame, goes on without one", () => {
     // A hidden tab never runs requestAnimationFrame callbacks until it is shown.
     vi.stubGlobal("requestAnimationFrame", () => 0);
-    const hidden = Object.getOwnPropertyDescriptor(Document.prototype, "visibilityState");
     try {
       Object.defineProperty(document, "visibilityState", { configurable: true, value: "hidden" });
       const then = vi.fn();
@@ -55,9 +54,8 @@ describe("afterFirstScreen", () => {
       vi.advanceTimersByTime(1100);
       expect(shown).not.toHaveBeenCalled(); // a visible tab waits for the frame that paints
     } finally {
-      // biome-ignore lint/performance/noDelete: drops the own property so the prototype's getter is back
+      // Drops the own property, so the prototype's getter answers again.
       delete (document as { visibilityState?: unknown }).visibilityState;
-      if (hidden) expect(document.visibilityState).toBe("visible");
       vi.unstubAllGlobals();
     }
   });
