@@ -26,6 +26,11 @@ export default defineConfig({
       treeshake: { manualPureFunctions: ["z"] },
       output: {
         entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js"),
+        // A page namespace's copy (src/web/i18n/resources.ts) says whose it is: copy.zh-CN.inbox.
+        chunkFileNames: (chunk) => {
+          const copy = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(chunk.facadeModuleId ?? "");
+          return copy ? `assets/copy.${copy[1]}.${copy[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
       },
     },
   },

@@ -10,7 +10,7 @@ import { checkAccess } from "./connection/checkAccess.ts";
 import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
-import { loadMessages } from "./i18n/resources.ts";
+import { loadMessages, PAGE_NAMESPACES } from "./i18n/resources.ts";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
 import { preloadPages } from "./layout/lazyPages.ts";
 import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
@@ -40,7 +40,7 @@ try {
 const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language];
 const language = detectLanguage(browserLanguages, savedLanguage);
 // Only the active language's copy is fetched, alongside the socket below (issue 15).
-const messages = loadMessages(language);
+const i18nReady = loadMessages(language).then((copy) => createAppI18n(language, copy, root));
 
 applyInitialRoute(window.location.hash);
 
@@ -59,8 +59,7 @@ client = new WebClient(appStore, connection, { onFatal: (reason) => connection.s
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");
-void messages.then((copy) => {
-  const i18n = createAppI18n(language, copy, root);
+void i18nReady.then((i18n) => {
   createRoot(container).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>
@@ -73,7 +72,11 @@ void messages.then((copy) => {
 });
 // Lazy chunks come after the first screen and its card are painted (bench/bundle.ts counts
 // what comes before).
-afterFirstScreen(appStore, preloadPages);
+afterFirstScreen(appStore, () => {
+  preloadPages();
+  // The pages' copy too, so opening one right away shows it without a wait.
+  void i18nReady.then((i18n) => i18n.loadNamespaces([...PAGE_NAMESPACES]));
+});
 // The markdown chunk is not fetched here: the first Markdown that mounts loads it, so a first
 // card without markdown costs none of it (bench/bundle.ts counts what comes before it).
 connection.start();
