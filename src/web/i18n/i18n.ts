@@ -36,6 +36,9 @@ export function createAppI18n(
       // Namespaces listed here are read for a new language before a switch shows it.
       ns: [...new Set([...FIRST_NAMESPACES, ...Object.keys(messages)])],
       defaultNS: "common",
+      // The plan card asks for question:planReview.*; those strings live in the plan namespace,
+      // which comes with the card's chunk (issue 15).
+      fallbackNS: "plan",
       resources: { [language]: messages },
       // The given copy is part of what there is: the rest is read through the backend.
       partialBundledLanguages: true,

@@ -2,9 +2,12 @@ import type { BackendModule, ReadCallback } from "i18next";
 import type { Language } from "./language.ts";
 
 /** Namespaces the first screen uses: one chunk per language, fetched before the first render. */
-export const FIRST_NAMESPACES = ["common", "question", "plan"] as const;
-/** Namespaces only the lazy pages use: fetched with those pages, never before the first card. */
-export const PAGE_NAMESPACES = ["settings", "inbox"] as const;
+export const FIRST_NAMESPACES = ["common", "question"] as const;
+/**
+ * Namespaces only lazy parts use (the plan-review card, the settings and inbox pages): fetched
+ * with them, and after the first screen, never before the first card.
+ */
+export const PAGE_NAMESPACES = ["plan", "settings", "inbox"] as const;
 export const NAMESPACES = [...FIRST_NAMESPACES, ...PAGE_NAMESPACES] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 type FirstNamespace = (typeof FIRST_NAMESPACES)[number];
@@ -22,8 +25,8 @@ const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
   "zh-CN": () => import("./locale.zh-CN.ts"),
 };
 
-// The pages' namespaces: a chunk per language and namespace (vite.config.ts names them copy.*).
-const pageLoaders = import.meta.glob<Copy>("../../../locales/*/{settings,inbox}.json", {
+// The lazy parts' namespaces: a chunk per language and namespace (vite.config.ts names them copy.*).
+const pageLoaders = import.meta.glob<Copy>("../../../locales/*/{plan,settings,inbox}.json", {
   import: "default",
 });
 
@@ -78,7 +81,10 @@ declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
     // The English files define the keys; the parity test holds zh-CN to them.
+    // The plan card's strings are question:planReview.* to its code, kept in the plan namespace.
+    fallbackNS: "plan";
     resources: typeof import("./locale.en.ts").default & {
+      plan: typeof import("../../../locales/en/plan.json");
       settings: typeof import("../../../locales/en/settings.json");
       inbox: typeof import("../../../locales/en/inbox.json");
     };

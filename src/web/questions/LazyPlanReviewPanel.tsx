@@ -1,4 +1,5 @@
-import { type ComponentType, lazy, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
+import { useTranslation } from "react-i18next";
 import { prefetchMarkdown } from "../markdown/Markdown.tsx";
 import type { PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
 
@@ -29,7 +30,7 @@ function loadPanel(): Promise<{ default: Panel }> {
 // both are in, so a first plan card appears once, rendered, not as plain text first. A failed
 // markdown fetch leaves the plan as plain text (Markdown's own fallback), never no card.
 let mounting: Promise<{ default: Panel }> | null = null;
-const LazyPanel = lazy(() => {
+function startMounting(): Promise<{ default: Panel }> {
   mounting ??= Promise.all([loadPanel(), prefetchMarkdown().catch(() => {})]).then(
     ([panel]) => panel,
     (error: unknown) => {
@@ -38,7 +39,18 @@ const LazyPanel = lazy(() => {
     },
   );
   return mounting;
-});
+}
+const LazyPanel = lazy(startMounting);
+
+/**
+ * The card's strings (the plan namespace, issue 15) are a chunk of their own too: this starts
+ * the code and markdown fetches, then waits for the strings, so all three load at once.
+ */
+function PlanCopy({ children }: { children: ReactNode }) {
+  startMounting().catch(() => {}); // LazyPanel reports a failure
+  useTranslation("plan", { useSuspense: true });
+  return children;
+}
 
 /**
  * Fetches the plan card's code ahead of use; settles after a plan card that is mounting now has
@@ -49,15 +61,19 @@ export function prefetchPlanReview(): Promise<unknown> {
 }
 
 /**
- * I5's card, loaded on first use. Until its code and the markdown chunk are in (only when a plan
- * is the first card the page shows) nothing is drawn rather than a "Loading" placeholder.
+ * I5's card, loaded on first use. Until its code, its strings and the markdown chunk are in
+ * (only when a plan is the first card the page shows) nothing is drawn rather than a "Loading"
+ * placeholder.
  */
 export function LazyPlanReviewPanel(props: PlanReviewPanelProps) {
+  const { i18n } = useTranslation();
   const Loaded = loadedPanel;
-  if (Loaded) return <Loaded {...props} />;
+  if (Loaded && i18n.hasLoadedNamespace("plan")) return <Loaded {...props} />;
   return (
     <Suspense fallback={null}>
-      <LazyPanel {...props} />
+      <PlanCopy>
+        <LazyPanel {...props} />
+      </PlanCopy>
     </Suspense>
   );
 }

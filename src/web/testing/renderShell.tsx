@@ -2,8 +2,10 @@ import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { I18nextProvider } from "react-i18next";
 import enInbox from "../../../locales/en/inbox.json";
+import enPlan from "../../../locales/en/plan.json";
 import enSettings from "../../../locales/en/settings.json";
 import zhInbox from "../../../locales/zh-CN/inbox.json";
+import zhPlan from "../../../locales/zh-CN/plan.json";
 import zhSettings from "../../../locales/zh-CN/settings.json";
 import type { ClientFrame, ServerFrame } from "../../protocol/index.ts";
 import { ClientProvider } from "../client/ClientContext.tsx";
@@ -56,8 +58,8 @@ export function renderShell(
       ? en
       : zhCN
     : language === "en"
-      ? { ...en, settings: enSettings, inbox: enInbox }
-      : { ...zhCN, settings: zhSettings, inbox: zhInbox };
+      ? { ...en, plan: enPlan, settings: enSettings, inbox: enInbox }
+      : { ...zhCN, plan: zhPlan, settings: zhSettings, inbox: zhInbox };
   const i18n = createAppI18n(language, messages, document.documentElement);
   const result = render(
     <I18nextProvider i18n={i18n}>
