@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { precompress } from "./scripts/precompress.ts";
@@ -5,7 +6,16 @@ import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
   plugins: [react(), serverFrameProgram(), precompress()],
+  resolve: {
+    alias: {
+      "use-sync-external-store/shim": fileURLToPath(
+        new URL("./src/web/shims/useSyncExternalStore.ts", import.meta.url),
+      ),
+    },
+  },
   build: {
+    // Every browser the page supports preloads modules natively: no polyfill before the app.
+    modulePreload: { polyfill: false },
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: false,
@@ -16,6 +26,11 @@ export default defineConfig({
       treeshake: { manualPureFunctions: ["z"] },
       output: {
         entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js"),
+        // A page namespace's copy (src/web/i18n/resources.ts) says whose it is: copy.zh-CN.inbox.
+        chunkFileNames: (chunk) => {
+          const copy = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(chunk.facadeModuleId ?? "");
+          return copy ? `assets/copy.${copy[1]}.${copy[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
       },
     },
   },

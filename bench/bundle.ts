@@ -196,7 +196,20 @@ export function transferredBeforeFirstCard(
     [...names].reduce((total, file) => total + servedSize(outDir, file), 0);
   const plain = servedSize(outDir, "index.html") + sum(beforeCard);
   const markdownFiles = lazyFiles(output, files, /Markdown/);
-  const planFiles = new Set([...markdownFiles, ...lazyFiles(output, files, /PlanReviewPanel/)]);
+  // The plan card's strings (the plan namespace) come with it: the larger language's copy.
+  const planCopy = output.output
+    .filter(
+      (item): item is Rolldown.OutputChunk =>
+        item.type === "chunk" && /^assets\/copy\.[^.]+\.plan-/.test(item.fileName),
+    )
+    .map((chunk) => chunk.fileName)
+    .sort((a, b) => servedSize(outDir, b) - servedSize(outDir, a))
+    .slice(0, 1);
+  const planFiles = new Set([
+    ...markdownFiles,
+    ...lazyFiles(output, files, /PlanReviewPanel/),
+    ...planCopy,
+  ]);
   const list = (names: Iterable<string>) =>
     [...names]
       .map(

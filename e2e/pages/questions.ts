@@ -1,8 +1,11 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import enPlan from "../../locales/en/plan.json" with { type: "json" };
 import en from "../../locales/en/question.json" with { type: "json" };
+import zhPlan from "../../locales/zh-CN/plan.json" with { type: "json" };
 import zhCN from "../../locales/zh-CN/question.json" with { type: "json" };
 
-const copies = { en, "zh-CN": zhCN } as const;
+// The plan card's strings live in the plan namespace (issue 15); the card reads both.
+const copies = { en: { ...en, ...enPlan }, "zh-CN": { ...zhCN, ...zhPlan } } as const;
 export type QuestionLocale = keyof typeof copies;
 
 /**

@@ -94,6 +94,23 @@ describe("App", () => {
     expect(document.documentElement.lang).toBe("en");
   });
 
+  it("[W2] the pages' copy is fetched with the page, not before the first screen", async () => {
+    const user = userEvent.setup();
+    const { i18n } = renderShell(<App />, {
+      frames: [twoSessions],
+      language: "zh-CN",
+      firstScreenCopyOnly: true,
+    });
+    expect(screen.getByTestId("inbox-link")).toHaveTextContent("收件箱");
+    expect(i18n.hasResourceBundle("zh-CN", "settings")).toBe(false);
+    expect(i18n.hasResourceBundle("zh-CN", "inbox")).toBe(false);
+    await user.click(screen.getByTestId("settings-button"));
+    expect(await screen.findByRole("combobox", { name: "语言" })).toBeInTheDocument();
+    expect(screen.getByTestId("session-title")).toHaveTextContent("设置");
+    expect(i18n.hasResourceBundle("zh-CN", "settings")).toBe(true);
+    expect(i18n.hasResourceBundle("zh-CN", "inbox")).toBe(false);
+  });
+
   it("[W3] announces a lost connection with its attempt number", () => {
     const { store } = renderShell(<App />, { frames: [twoSessions] });
     act(() =>

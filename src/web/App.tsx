@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { useAttention } from "./attention/useAttention.ts";
+import { LazyAttention } from "./attention/LazyAttention.tsx";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
@@ -50,10 +50,10 @@ export function App() {
   const showPage = useAppStore((s) => s.showPage);
   useHashRoute(client);
   useTheme();
-  useAttention(client);
 
   return (
     <div className="app">
+      <LazyAttention />
       <a className="skip-link" href="#main">
         {t("app.skipToMain")}
       </a>

@@ -10,7 +10,7 @@ import { checkAccess } from "./connection/checkAccess.ts";
 import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
-import { loadMessages } from "./i18n/resources.ts";
+import { loadMessages, PAGE_NAMESPACES } from "./i18n/resources.ts";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
 import { preloadPages } from "./layout/lazyPages.ts";
 import { warmFonts } from "./layout/warmFonts.ts";
@@ -41,7 +41,7 @@ try {
 const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language];
 const language = detectLanguage(browserLanguages, savedLanguage);
 // Only the active language's copy is fetched, alongside the socket below (issue 15).
-const messages = loadMessages(language);
+const i18nReady = loadMessages(language).then((copy) => createAppI18n(language, copy, root));
 
 applyInitialRoute(window.location.hash);
 
@@ -61,8 +61,7 @@ client = new WebClient(appStore, connection, { onFatal: (reason) => connection.s
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");
-void messages.then((copy) => {
-  const i18n = createAppI18n(language, copy, root);
+void i18nReady.then((i18n) => {
   createRoot(container).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>
@@ -78,6 +77,8 @@ void messages.then((copy) => {
 afterFirstScreen(appStore, () => {
   preloadPages();
   warmFonts();
+  // The pages' copy too, so opening one right away shows it without a wait.
+  void i18nReady.then((i18n) => i18n.loadNamespaces([...PAGE_NAMESPACES]));
 });
 // The markdown chunk is not fetched before the first screen: the first Markdown that mounts
 // loads it, so a first card without markdown costs none of it (bench/bundle.ts counts what comes

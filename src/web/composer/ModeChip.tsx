@@ -10,7 +10,6 @@ export const MODE_CYCLE_HINT_ID = "mode-cycle-hint";
  */
 export function ModeChip({ mode }: { mode: ModeName | null }) {
   const { t } = useTranslation();
-  const { t: tPlan } = useTranslation("plan");
   return (
     <>
       {mode ? (
@@ -18,7 +17,7 @@ export function ModeChip({ mode }: { mode: ModeName | null }) {
           className={`mode-chip mode-chip--${mode}`}
           data-testid="mode-chip"
           data-mode={mode}
-          title={tPlan("modeChip.cycleHint")}
+          title={t("modeChip.cycleHint")}
           aria-live="polite"
           aria-atomic="true"
         >
@@ -27,7 +26,7 @@ export function ModeChip({ mode }: { mode: ModeName | null }) {
         </span>
       ) : null}
       <span id={MODE_CYCLE_HINT_ID} className="sr-only">
-        {tPlan("modeChip.cycleHint")}
+        {t("modeChip.cycleHint")}
       </span>
     </>
   );

@@ -4,6 +4,11 @@ import userEvent from "@testing-library/user-event";
 import { created, snapshotFrame, stored, summary, welcomeFrame } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 import { ComposerArea } from "./ComposerArea.tsx";
+import { prefetchSessionCompletion } from "./sessionCompletionMenu.tsx";
+
+// The listbox is its own chunk (issue 15); in place, it renders at once, as after the first
+// screen's prefetch.
+beforeAll(() => prefetchSessionCompletion());
 
 function renderComposer(language: "en" | "zh-CN" = "en") {
   const sessions = [

@@ -7,10 +7,17 @@ import {
   useMemo,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
+import { lazyComponent } from "../layout/lazyComponent.tsx";
 import { useAppStore } from "../store/store.ts";
 import { insertMention, matchSessions, mentionAt } from "./sessionCompletion.ts";
-import "./sessionCompletion.css";
+
+// The listbox is drawn by its own chunk, fetched after the first screen (issue 15) or, before
+// that, when the user first types `#sess_`.
+const completionList = lazyComponent(() =>
+  import("./SessionCompletionList.tsx").then((module) => module.SessionCompletionList),
+);
+const CompletionList = completionList.Component;
+export const prefetchSessionCompletion = completionList.prefetch;
 
 export interface SessionCompletion {
   /** Spread on the textarea: it stays a textbox that controls the listbox. */
@@ -39,7 +46,6 @@ export function useSessionCompletion(options: {
   inputRef: RefObject<HTMLTextAreaElement | null>;
 }): SessionCompletion {
   const { sessionId, text, setText, inputRef } = options;
-  const { t } = useTranslation();
   const listId = useId();
   const sessions = useAppStore((s) => s.sessions);
   const [caret, setCaret] = useState(0);
@@ -108,45 +114,13 @@ export function useSessionCompletion(options: {
 
   const showList = open && choices.length > 0;
   const menu = open ? (
-    <div className="session-completion" data-testid="session-completion">
-      {showList ? (
-        <div
-          id={listId}
-          role="listbox"
-          className="session-completion-list"
-          aria-label={t("sessionMention.label")}
-        >
-          {choices.map((choice, index) => (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the keys live on the textarea (aria-activedescendant)
-            <div
-              key={choice.id}
-              id={optionId(index)}
-              role="option"
-              tabIndex={-1}
-              aria-selected={index === activeIndex}
-              className="session-completion-option"
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => accept(choice.id)}
-            >
-              <span className="session-completion-title">
-                {choice.title || t("sessions.untitled")}
-              </span>
-              <span className="session-completion-id">{choice.id}</span>
-            </div>
-          ))}
-        </div>
-      ) : null}
-      <p className="sr-only" role="status">
-        {showList
-          ? t("sessionMention.matches", { count: choices.length })
-          : t("sessionMention.none")}
-      </p>
-      {showList ? null : (
-        <p className="session-completion-empty" aria-hidden="true">
-          {t("sessionMention.none")}
-        </p>
-      )}
-    </div>
+    <CompletionList
+      listId={listId}
+      choices={choices}
+      activeIndex={activeIndex}
+      optionId={optionId}
+      onAccept={accept}
+    />
   ) : null;
 
   return {

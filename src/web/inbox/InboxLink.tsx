@@ -4,7 +4,7 @@ import "./inboxLink.css";
 
 /** U1: the way into the inbox from the session list, with how many decisions wait. */
 export function InboxLink() {
-  const { t } = useTranslation("inbox");
+  const { t } = useTranslation();
   const count = useAppStore((s) => Object.keys(s.inbox).length);
   const current = useAppStore((s) => s.page === "inbox");
   const showPage = useAppStore((s) => s.showPage);
@@ -16,11 +16,11 @@ export function InboxLink() {
       aria-current={current ? "page" : undefined}
       onClick={() => showPage("inbox")}
     >
-      <span>{t("link")}</span>
+      <span>{t("inbox.link")}</span>
       {count > 0 ? (
         <span className="inbox-link-badge" data-testid="inbox-count">
           <span aria-hidden="true">{count}</span>
-          <span className="sr-only">{t("linkWaiting", { count })}</span>
+          <span className="sr-only">{t("inbox.linkWaiting", { count })}</span>
         </span>
       ) : null}
     </button>

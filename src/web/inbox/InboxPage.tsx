@@ -130,7 +130,8 @@ const InboxRow = memo(function InboxRow({
  * item opens in place on the same cards the session shows; j / k / Enter triage the list.
  */
 export function InboxPage() {
-  const { t } = useTranslation("inbox");
+  // Suspends (PageLoading) until the page's copy is in: it is fetched with the page (issue 15).
+  const { t } = useTranslation("inbox", { useSuspense: true });
   const inbox = useAppStore((s) => s.inbox);
   const sessions = useAppStore((s) => s.sessions);
   const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);

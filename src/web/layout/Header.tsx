@@ -14,7 +14,7 @@ function GearIcon() {
 }
 
 export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
-  const { t } = useTranslation(["common", "settings", "inbox"]);
+  const { t } = useTranslation();
   const page = useAppStore((s) => s.page);
   const title = useAppStore((s) => {
     if (s.page !== "session") return null;
@@ -24,9 +24,9 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
   const pickerSession = useAppStore((s) => (s.page === "session" ? s.selectedSessionId : null));
   const heading =
     page === "settings"
-      ? t("settings:title")
+      ? t("page.settings")
       : page === "inbox"
-        ? t("inbox:title")
+        ? t("page.inbox")
         : title === undefined
           ? t("header.noSession")
           : title || t("sessions.untitled");

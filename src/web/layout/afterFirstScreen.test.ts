@@ -34,4 +34,29 @@ describe("afterFirstScreen", () => {
     vi.advanceTimersByTime(1200);
     expect(then).toHaveBeenCalledTimes(1);
   });
+
+  it("[W4] in a hidden tab, which runs no animation frame, goes on without one", () => {
+    // A hidden tab never runs requestAnimationFrame callbacks until it is shown.
+    vi.stubGlobal("requestAnimationFrame", () => 0);
+    try {
+      Object.defineProperty(document, "visibilityState", { configurable: true, value: "hidden" });
+      const then = vi.fn();
+      afterFirstScreen(appStore, then);
+      appStore.setState({ timings: { graceMs: 60_000, deadlineMs: 300_000 } });
+      vi.advanceTimersByTime(1100);
+      expect(then).toHaveBeenCalledTimes(1);
+
+      Object.defineProperty(document, "visibilityState", { configurable: true, value: "visible" });
+      resetStore();
+      const shown = vi.fn();
+      afterFirstScreen(appStore, shown);
+      appStore.setState({ timings: { graceMs: 60_000, deadlineMs: 300_000 } });
+      vi.advanceTimersByTime(1100);
+      expect(shown).not.toHaveBeenCalled(); // a visible tab waits for the frame that paints
+    } finally {
+      // Drops the own property, so the prototype's getter answers again.
+      delete (document as { visibilityState?: unknown }).visibilityState;
+      vi.unstubAllGlobals();
+    }
+  });
 });

@@ -25,11 +25,14 @@ export function afterFirstScreen(store: Store, then: () => void): void {
     done = true;
     unsubscribe();
     clearTimeout(timer);
-    // The next frame paints what the store just rendered; the idle time after it is ours.
-    requestAnimationFrame(() => {
+    const whenIdle = () => {
       if ("requestIdleCallback" in window) window.requestIdleCallback(then, { timeout: 1000 });
       else setTimeout(then, 0);
-    });
+    };
+    // The next frame paints what the store just rendered; the idle time after it is ours. A
+    // hidden tab paints nothing and runs no frame until shown (W4 must work there): go on.
+    if (document.visibilityState === "hidden") whenIdle();
+    else requestAnimationFrame(whenIdle);
   };
   const unsubscribe = store.subscribe((state) => {
     if (firstScreenShown(state)) idle();

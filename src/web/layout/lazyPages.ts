@@ -1,4 +1,6 @@
 import { lazy } from "react";
+import { prefetchSessionCompletion } from "../composer/sessionCompletionMenu.tsx";
+import { prefetchReviewPage } from "../questions/GenericQuestionFlow.tsx";
 import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
 
 // Pages that no first card needs load on first use (issue 15); preloadPages fetches them once
@@ -12,9 +14,10 @@ export const SettingsPage = lazy(() =>
 export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
 
 /**
- * Fetches the lazy pages, the plan-review card's code and the markdown chunk; main.tsx calls it
- * once the first screen is painted, so a later plan card finds its code in place. A failed fetch
- * is retried when the page or card is opened.
+ * Fetches the lazy pages, the plan-review card's code with the markdown chunk, and the parts a
+ * user reaches right after (W10's review page, M4's session list); main.tsx calls it once the
+ * first screen is painted, so a later plan card finds its code in place. A failed fetch is
+ * retried when the page or card is opened.
  */
 export function preloadPages(): void {
   // The pages wait for the plan card's code: a first plan card may be waiting for it.
@@ -23,5 +26,7 @@ export function preloadPages(): void {
     .finally(() => {
       loadSettings().catch(() => {});
       loadInbox().catch(() => {});
+      prefetchReviewPage().catch(() => {});
+      prefetchSessionCompletion().catch(() => {});
     });
 }

@@ -10,6 +10,7 @@ import {
 import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft, QuestionRequest } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
+import { lazyComponent } from "../layout/lazyComponent.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import {
   answersOf,
@@ -23,12 +24,20 @@ import {
   typeOther,
 } from "./flowState.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
-import { ReviewPage, ReviewSubmit } from "./ReviewPage.tsx";
+import { ReviewSubmit } from "./ReviewSubmit.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useClaimFocus } from "./useClaimFocus.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
 import { useQuestionActivity } from "./useQuestionActivity.ts";
 import "./questions.css";
+
+// W10's review page comes only after the last question: its own chunk, fetched after the first
+// screen (issue 15). The footer's submit button, which takes the focus then, stays here.
+const reviewPage = lazyComponent(() =>
+  import("./ReviewPage.tsx").then((module) => module.ReviewPage),
+);
+const ReviewPage = reviewPage.Component;
+export const prefetchReviewPage = reviewPage.prefetch;
 
 export interface GenericQuestionFlowProps {
   request: QuestionRequest;

@@ -51,29 +51,32 @@ export function prefetchPlanReview(): Promise<unknown> {
 }
 
 /**
- * I5's card, loaded on first use. Until its code and the markdown chunk are in (only when a plan
- * is the first card the page shows) nothing is drawn rather than a "Loading" placeholder. If the
- * fetch fails the card says so with a button that fetches again; a card mounted later (the next
- * plan) fetches again too.
+ * I5's card, loaded on first use. Until its code, its strings (the plan namespace) and the
+ * markdown chunk are in (only when a plan is the first card the page shows) nothing is drawn
+ * rather than a "Loading" placeholder. If the fetch fails the card says so with a button that
+ * fetches again; a card mounted later (the next plan) fetches again too.
  */
 export function LazyPlanReviewPanel(props: PlanReviewPanelProps) {
-  const { t } = useTranslation("question");
+  const { t, i18n } = useTranslation("question");
   const [panel, setPanel] = useState<{ Loaded: Panel } | null>(null);
   const [failed, setFailed] = useState(false);
   // The panel alone is not enough: without the markdown chunk the plan would be laid out as plain
   // text first (a 300 KB plan: a 40–70 ms layout, then all of it replaced).
-  const Loaded = panel?.Loaded ?? (markdownLoaded() ? loadedPanel : null);
+  const Loaded = i18n.hasLoadedNamespace("plan")
+    ? (panel?.Loaded ?? (markdownLoaded() ? loadedPanel : null))
+    : null;
   useEffect(() => {
     if (Loaded !== null || failed) return;
     let live = true;
-    loadForCard().then(
-      (loaded) => live && setPanel({ Loaded: loaded }),
+    // A failed load of the strings still settles: the card then shows their keys, not nothing.
+    Promise.all([loadForCard(), i18n.loadNamespaces("plan")]).then(
+      ([loaded]) => live && setPanel({ Loaded: loaded }),
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [Loaded, failed]);
+  }, [Loaded, failed, i18n]);
   if (Loaded !== null) return <Loaded {...props} />;
   if (!failed) return null;
   return (

@@ -1,8 +1,7 @@
-import type { Ref } from "react";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../protocol/index.ts";
-import "./questions.css";
+import "./review.css";
 
 function answerText(answers: QuestionAnswers, question: string): string | null {
   const answer = answers[question];
@@ -10,7 +9,10 @@ function answerText(answers: QuestionAnswers, question: string): string | null {
   return [...answer.labels, ...(answer.other ? [answer.other] : [])].join(", ");
 }
 
-/** W10: every answer of the batch at a glance, the unanswered ones marked, each one changeable. */
+/**
+ * W10: every answer of the batch at a glance, the unanswered ones marked, each one changeable.
+ * Its own chunk (GenericQuestionFlow), fetched after the first screen (issue 15).
+ */
 export function ReviewPage({
   questions,
   answers,
@@ -65,31 +67,5 @@ export function ReviewPage({
         </p>
       )}
     </section>
-  );
-}
-
-/** Submitting with gaps says so on the button: skipping is a choice, not an accident (W10). */
-export function ReviewSubmit({
-  ref,
-  gaps,
-  disabled,
-  onSubmit,
-}: {
-  ref: Ref<HTMLButtonElement>;
-  gaps: number;
-  disabled: boolean;
-  onSubmit(): void;
-}) {
-  const { t } = useTranslation("question");
-  return (
-    <button
-      ref={ref}
-      type="button"
-      className="qbtn qbtn--primary"
-      disabled={disabled}
-      onClick={onSubmit}
-    >
-      {gaps > 0 ? t("review.submitSkipping", { count: gaps }) : t("generic.submit")}
-    </button>
   );
 }

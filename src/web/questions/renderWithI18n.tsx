@@ -2,20 +2,26 @@ import { render } from "@testing-library/react";
 import { createInstance, type i18n } from "i18next";
 import type { ReactElement } from "react";
 import { I18nextProvider, initReactI18next } from "react-i18next";
+import enPlan from "../../../locales/en/plan.json";
 import en from "../../../locales/en/question.json";
+import zhPlan from "../../../locales/zh-CN/plan.json";
 import zhCN from "../../../locales/zh-CN/question.json";
 
 export type TestLanguage = "en" | "zh-CN";
 
-/** Test-only: an i18next instance over the real question locale files. */
+/** Test-only: an i18next instance over the real question and plan locale files (as the app). */
 export function questionI18n(lng: TestLanguage = "en"): i18n {
   const instance = createInstance();
   void instance.use(initReactI18next).init({
     lng,
     fallbackLng: "en",
-    ns: ["question"],
+    ns: ["question", "plan"],
     defaultNS: "question",
-    resources: { en: { question: en }, "zh-CN": { question: zhCN } },
+    fallbackNS: "plan",
+    resources: {
+      en: { question: en, plan: enPlan },
+      "zh-CN": { question: zhCN, plan: zhPlan },
+    },
     interpolation: { escapeValue: false },
     initAsync: false,
     react: { useSuspense: false },

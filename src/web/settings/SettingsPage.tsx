@@ -5,7 +5,7 @@ import { NotificationSetting } from "../attention/NotificationSetting.tsx";
 import { useClient } from "../client/ClientContext.tsx";
 import { switchLanguage } from "../i18n/i18n.ts";
 import { isLanguage, LANGUAGES } from "../i18n/language.ts";
-import { loadMessages } from "../i18n/resources.ts";
+import { prefetchLanguage } from "../i18n/resources.ts";
 import { useAppStore } from "../store/store.ts";
 import { formatDuration } from "./formatDuration.ts";
 import "./settings.css";
@@ -22,7 +22,8 @@ function safeLocalStorage(): Storage | undefined {
 
 /** W1/A5: auto-continue (stored on the server), language (this browser), theme. */
 export function SettingsPage({ onBack }: { onBack(): void }) {
-  const { t, i18n } = useTranslation("settings");
+  // Suspends (PageLoading) until the page's copy is in: it is fetched with the page (issue 15).
+  const { t, i18n } = useTranslation(["settings", "common"], { useSuspense: true });
   const client = useClient();
   const settings = useAppStore((s) => s.settings);
   const online = useAppStore((s) => s.connection.status === "open");
@@ -30,14 +31,14 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
   const ids = { auto: useId(), autoHelp: useId(), language: useId(), theme: useId() };
   // The other languages' copy is fetched while the user looks, so a switch is instant.
   useEffect(() => {
-    for (const lng of LANGUAGES) loadMessages(lng).catch(() => {});
+    for (const lng of LANGUAGES) prefetchLanguage(lng);
   }, []);
 
   return (
     <section className="settings" aria-labelledby="settings-title" data-testid="settings-page">
       <div className="settings-inner">
         <h2 id="settings-title" className="sr-only">
-          {t("title")}
+          {t("common:page.settings")}
         </h2>
         <button type="button" className="btn btn--ghost settings-back" onClick={onBack}>
           <span aria-hidden="true">←</span>

@@ -1,6 +1,12 @@
 import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { I18nextProvider } from "react-i18next";
+import enInbox from "../../../locales/en/inbox.json";
+import enPlan from "../../../locales/en/plan.json";
+import enSettings from "../../../locales/en/settings.json";
+import zhInbox from "../../../locales/zh-CN/inbox.json";
+import zhPlan from "../../../locales/zh-CN/plan.json";
+import zhSettings from "../../../locales/zh-CN/settings.json";
 import type { ClientFrame, ServerFrame } from "../../protocol/index.ts";
 import { ClientProvider } from "../client/ClientContext.tsx";
 import { WebClient } from "../client/WebClient.ts";
@@ -16,7 +22,13 @@ import { appStore, resetStore } from "../store/store.ts";
  */
 export function renderShell(
   ui: ReactElement,
-  options: { language?: Language; online?: boolean; frames?: ServerFrame[] } = {},
+  options: {
+    language?: Language;
+    online?: boolean;
+    frames?: ServerFrame[];
+    /** Only the first screen's namespaces, as main.tsx starts: the pages' come through the backend. */
+    firstScreenCopyOnly?: boolean;
+  } = {},
 ) {
   resetStore();
   const sent: ClientFrame[] = [];
@@ -37,9 +49,17 @@ export function renderShell(
   if (online) appStore.getState().setConnectionStatus({ status: "open", clockOffsetMs: 0 });
   for (const frame of options.frames ?? []) client.receive(frame);
   sent.length = 0;
-  // Only the active language, as main.tsx loads it; a switch fetches the other (issue 15).
+  // Only the active language, as main.tsx loads it; a switch fetches the other (issue 15). The
+  // pages' namespaces are given too, so a page renders at once, as after the first screen's
+  // prefetch.
   const language = options.language ?? "en";
-  const messages = language === "en" ? en : zhCN;
+  const messages = options.firstScreenCopyOnly
+    ? language === "en"
+      ? en
+      : zhCN
+    : language === "en"
+      ? { ...en, plan: enPlan, settings: enSettings, inbox: enInbox }
+      : { ...zhCN, plan: zhPlan, settings: zhSettings, inbox: zhInbox };
   const i18n = createAppI18n(language, messages, document.documentElement);
   const result = render(
     <I18nextProvider i18n={i18n}>

@@ -1,0 +1,28 @@
+import type { Ref } from "react";
+import { useTranslation } from "react-i18next";
+
+/** Submitting with gaps says so on the button: skipping is a choice, not an accident (W10). */
+export function ReviewSubmit({
+  ref,
+  gaps,
+  disabled,
+  onSubmit,
+}: {
+  ref: Ref<HTMLButtonElement>;
+  gaps: number;
+  disabled: boolean;
+  onSubmit(): void;
+}) {
+  const { t } = useTranslation("question");
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="qbtn qbtn--primary"
+      disabled={disabled}
+      onClick={onSubmit}
+    >
+      {gaps > 0 ? t("review.submitSkipping", { count: gaps }) : t("generic.submit")}
+    </button>
+  );
+}
