@@ -1,22 +1,27 @@
-import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
+import { type ComponentType, type ReactNode, useEffect, useState } from "react";
 
 /**
  * A component whose code is its own chunk, for parts no first card needs (issue 15): `prefetch`
  * fetches it (main.tsx does once the first screen is painted); until it is in, `Component`
- * shows `fallback`; after, it renders directly (a lazy() boundary would suspend once per mount).
- * A failed fetch is tried again by the next caller.
+ * shows `fallback`; after, it renders directly. Not React.lazy: a lazy() keeps a failed fetch
+ * and throws it into the tree, and with no boundary above that blanks the whole page (a chunk
+ * asked for while the server restarts). A failed fetch keeps the fallback; the next mount, or
+ * `retryKey` changing, fetches again.
  */
 export function lazyComponent<P extends object>(
   load: () => Promise<ComponentType<P>>,
   fallback: ReactNode = null,
-): { Component: ComponentType<P>; prefetch(): Promise<unknown> } {
+): {
+  Component: ComponentType<P & { retryKey?: unknown }>;
+  prefetch(): Promise<ComponentType<P>>;
+} {
   let loaded: ComponentType<P> | null = null;
-  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
   const prefetch = () => {
     loading ??= load().then(
       (component) => {
         loaded = component;
-        return { default: component };
+        return component;
       },
       (error: unknown) => {
         loading = null;
@@ -25,16 +30,24 @@ export function lazyComponent<P extends object>(
     );
     return loading;
   };
-  const Lazy = lazy(prefetch);
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module, at import time
-  function Deferred(props: P) {
+  function Deferred({ retryKey, ...props }: P & { retryKey?: unknown }) {
+    const [, setArrived] = useState(0);
     const Loaded = loaded;
-    if (Loaded) return <Loaded {...props} />;
-    return (
-      <Suspense fallback={fallback}>
-        <Lazy {...props} />
-      </Suspense>
-    );
+    // biome-ignore lint/correctness/useExhaustiveDependencies: a new retryKey asks for another fetch
+    useEffect(() => {
+      if (Loaded) return;
+      let live = true;
+      prefetch().then(
+        () => live && setArrived((n) => n + 1),
+        () => {}, // the fallback stays; a later mount or retryKey fetches again
+      );
+      return () => {
+        live = false;
+      };
+    }, [Loaded, retryKey]);
+    if (Loaded) return <Loaded {...(props as P)} />;
+    return fallback;
   }
   return { Component: Deferred, prefetch };
 }

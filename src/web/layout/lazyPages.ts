@@ -1,17 +1,25 @@
-import { lazy } from "react";
+import { createElement } from "react";
 import { prefetchSessionCompletion } from "../composer/sessionCompletionMenu.tsx";
 import { prefetchReviewPage } from "../questions/GenericQuestionFlow.tsx";
 import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
+import { lazyComponent } from "./lazyComponent.tsx";
+import { PageLoading } from "./PageLoading.tsx";
 
 // Pages that no first card needs load on first use (issue 15); preloadPages fetches them once
 // the first screen is up, so opening one later rarely waits.
 const loadSettings = () => import("../settings/SettingsPage.tsx");
 const loadInbox = () => import("../inbox/InboxPage.tsx");
 
-export const SettingsPage = lazy(() =>
-  loadSettings().then((module) => ({ default: module.SettingsPage })),
+const settingsPage = lazyComponent(
+  () => loadSettings().then((module) => module.SettingsPage),
+  createElement(PageLoading),
 );
-export const InboxPage = lazy(() => loadInbox().then((module) => ({ default: module.InboxPage })));
+const inboxPage = lazyComponent(
+  () => loadInbox().then((module) => module.InboxPage),
+  createElement(PageLoading),
+);
+export const SettingsPage = settingsPage.Component;
+export const InboxPage = inboxPage.Component;
 
 /**
  * Fetches the lazy pages, the plan-review card's code with the markdown chunk, and the parts a
@@ -24,8 +32,8 @@ export function preloadPages(): void {
   prefetchPlanReview()
     .catch(() => {})
     .finally(() => {
-      loadSettings().catch(() => {});
-      loadInbox().catch(() => {});
+      settingsPage.prefetch().catch(() => {});
+      inboxPage.prefetch().catch(() => {});
       prefetchReviewPage().catch(() => {});
       prefetchSessionCompletion().catch(() => {});
     });
