@@ -1,20 +1,10 @@
 // Long main-thread tasks in a Chrome trace, with their CPU time: a task far longer than its
 // CPU time was waiting for a core (machine load), not working.
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string };
-}
+import { parseEvents } from "../lib/trace.ts";
 
 /** Main-thread tasks over 20 ms: wall and CPU time, and the biggest events inside. */
 export function longTasks(json: string): string {
-  const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const events = parseEvents(json);
   const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
   const mine = events.filter((e) => e.ph === "X" && e.pid === main?.pid && e.tid === main?.tid);
   const lines: string[] = [];

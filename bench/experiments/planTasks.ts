@@ -1,6 +1,7 @@
 // Experiment: the big-plan runs (as bigPlan.ts) traced with devtools.timeline, printing every
 // main-thread task over PLAN_TASK_MS (wall or CPU) with the events it holds, to see what the
 // long tasks are without the profiler's invalidation tracking.
+// PLAN_TRACE_OUT=file.json keeps the trace.
 import { writeFileSync } from "node:fs";
 import { scrollToEnd } from "../bigPlan.ts";
 import { BIG_PLAN_END, loadBigPlan } from "../fixtures/bigPlan.ts";
@@ -10,20 +11,7 @@ import { BenchServer } from "../lib/benchServer.ts";
 import { launchChromium } from "../lib/browser.ts";
 import { buildPage } from "../lib/build.ts";
 import { openSessionPage, sleep } from "../lib/session.ts";
-
-interface Ev {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: {
-    name?: string;
-    data?: { functionName?: string; url?: string; lineNumber?: number; type?: string };
-  };
-}
+import { parseEvents } from "../lib/trace.ts";
 
 const LIMIT = Number(process.env.PLAN_TASK_MS ?? 16) * 1000;
 const shapeWord = process.env.PLAN_SHAPE ?? "list";
@@ -62,8 +50,8 @@ try {
     await sleep(300);
   }
   const json = (await browser.stopTracing()).toString();
-  writeFileSync("/tmp/plans2/trace.json", json);
-  const all = (JSON.parse(json) as { traceEvents: Ev[] }).traceEvents;
+  if (process.env.PLAN_TRACE_OUT) writeFileSync(process.env.PLAN_TRACE_OUT, json);
+  const all = parseEvents(json);
   const main = all.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
   const mine = all.filter((e) => e.pid === main?.pid && e.tid === main?.tid);
   const marks = mine

@@ -1,5 +1,5 @@
 /** One Chrome trace event (the JSON Chromium writes for `browser.startTracing`). */
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
@@ -8,7 +8,10 @@ interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string };
+  args?: {
+    name?: string;
+    data?: { functionName?: string; url?: string; lineNumber?: number; type?: string };
+  };
 }
 
 export interface TraceSummary {
@@ -75,7 +78,7 @@ export interface TraceTask {
   cpu: number;
 }
 
-function parseEvents(json: string): TraceEvent[] {
+export function parseEvents(json: string): TraceEvent[] {
   const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
 }

@@ -4,17 +4,23 @@ import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { SessionProjections } from "./sessionProjection.ts";
 
+/** A log holding one session "s" that an MCP agent drives. */
+function mcpSessionLog(db: ReturnType<typeof openDatabase>): SessionLog {
+  const log = new SessionLog(db, new FakeClock());
+  log.createSession({
+    id: "s",
+    title: "agent",
+    model: `${MCP_MODEL_PREFIX}agent`,
+    mode: { permissionMode: "build", planEnabled: false },
+  });
+  return log;
+}
+
 describe("an MCP agent's session projection (X1: the agent keeps its own conversation)", () => {
   it("[X1] folds no model conversation from the agent's calls; a model turn later reads it whole from the log", () => {
     const db = openDatabase(":memory:");
     try {
-      const log = new SessionLog(db, new FakeClock());
-      log.createSession({
-        id: "s",
-        title: "agent",
-        model: `${MCP_MODEL_PREFIX}agent`,
-        mode: { permissionMode: "build", planEnabled: false },
-      });
+      const log = mcpSessionLog(db);
       const projections = new SessionProjections(log);
       const input = { questions: [{ question: "Which?", header: "Pick", options: [] }] };
       log.append("s", { kind: "tool.call", callId: "c1", name: "ask_user_question", input });
@@ -43,13 +49,7 @@ describe("an MCP agent's session projection (X1: the agent keeps its own convers
   it("[X1] a projection loaded from read entries (take-over, restart) folds none either", () => {
     const db = openDatabase(":memory:");
     try {
-      const log = new SessionLog(db, new FakeClock());
-      log.createSession({
-        id: "s",
-        title: "agent",
-        model: `${MCP_MODEL_PREFIX}agent`,
-        mode: { permissionMode: "build", planEnabled: false },
-      });
+      const log = mcpSessionLog(db);
       const input = { questions: [{ question: "Which?", header: "Pick", options: [] }] };
       log.append("s", { kind: "tool.call", callId: "c1", name: "ask_user_question", input });
       const projections = new SessionProjections(log);

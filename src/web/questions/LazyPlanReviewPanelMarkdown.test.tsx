@@ -1,10 +1,8 @@
 // @vitest-environment jsdom
 import { screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
-import { planReviewOf } from "./planReviewOf.ts";
 import { renderWithI18n } from "./renderWithI18n.tsx";
-import { questionRequest, reviewItem } from "./testFixtures.ts";
+import { planPanelProps, questionRequest, reviewItem } from "./testFixtures.ts";
 
 // The card's chunk, whose fetch can be made to fail once (a dropped connection), and the
 // markdown chunk, which arrives when the test lets it.
@@ -31,15 +29,7 @@ vi.mock("../markdown/MarkdownRenderer.tsx", async () => {
   };
 });
 
-const review = planReviewOf(questionRequest(reviewItem));
-if (review === null) throw new Error("fixture is not a plan review");
-const props: PlanReviewPanelProps = {
-  review,
-  onAnswer: vi.fn(),
-  onCancel: vi.fn(),
-  onDraft: vi.fn(),
-  focusComposer: vi.fn(),
-};
+const props = planPanelProps(questionRequest(reviewItem));
 
 /** A page that has loaded neither chunk yet (the test setup loads the real ones up front). */
 async function freshPage() {

@@ -1,8 +1,11 @@
+import { vi } from "vitest";
 import type {
   AskUserQuestionItem,
   PermissionRequest,
   QuestionRequest,
 } from "../../protocol/index.ts";
+import type { PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
+import { planReviewOf } from "./planReviewOf.ts";
 import type { PendingInteraction, QuestionComposerProps } from "./types.ts";
 
 export const PLAN_MARKDOWN = [
@@ -99,4 +102,21 @@ export function composerProps(
   extra: Partial<QuestionComposerProps> = {},
 ): QuestionComposerProps {
   return { pending, waitingBehind: 0, clockOffsetMs: 0, ...callbacks, ...extra };
+}
+
+/** The plan card's props for a plan-review request, with mock callbacks. */
+export function planPanelProps(
+  request: QuestionRequest,
+  extra: Partial<PlanReviewPanelProps> = {},
+): PlanReviewPanelProps {
+  const review = planReviewOf(request);
+  if (review === null) throw new Error("fixture is not a plan review");
+  return {
+    review,
+    onAnswer: vi.fn(),
+    onCancel: vi.fn(),
+    onDraft: vi.fn(),
+    focusComposer: vi.fn(),
+    ...extra,
+  };
 }

@@ -6,7 +6,7 @@ import type { AskUserQuestionItem, PlanComment, QuestionDraft } from "../../../p
 import { PlanReviewPanel, type PlanReviewPanelProps } from "../PlanReviewPanel.tsx";
 import { planReviewOf } from "../planReviewOf.ts";
 import { renderWithI18n, type TestLanguage } from "../renderWithI18n.tsx";
-import { questionRequest, reviewItem } from "../testFixtures.ts";
+import { planPanelProps, questionRequest, reviewItem } from "../testFixtures.ts";
 import { BLOCKS_SETTLE_MS } from "./PlanCommentSurface.tsx";
 
 // The plan-line parser, made to fail on demand (V2's error path); otherwise the real one.
@@ -41,16 +41,7 @@ const item: AskUserQuestionItem = { ...reviewItem, detail: PLAN };
 function setup(extra: Partial<PlanReviewPanelProps> = {}, lng: TestLanguage = "en", detail = PLAN) {
   const request = questionRequest({ ...item, detail });
   if (extra.review?.revision) request.planRevision = extra.review.revision;
-  const review = planReviewOf(request);
-  if (review === null) throw new Error("fixture is not a plan review");
-  const props: PlanReviewPanelProps = {
-    review,
-    onAnswer: vi.fn(),
-    onCancel: vi.fn(),
-    onDraft: vi.fn(),
-    focusComposer: vi.fn(),
-    ...extra,
-  };
+  const props = planPanelProps(request, extra);
   const view = renderWithI18n(<PlanReviewPanel {...props} />, lng);
   const rerender = (more: Partial<PlanReviewPanelProps>) =>
     view.rerender(<PlanReviewPanel {...props} {...more} />);
