@@ -7,7 +7,12 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { SqliteEventStore } from "./sqliteEventStore.ts";
+import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
+
+/** The MCP session a fast call belongs to; its streams are stored under the session's prefix. */
+export interface StreamOwner {
+  readonly events: SessionEvents;
+}
 import type { WaitingCall } from "./waitingCalls.ts";
 
 /** The SDK writes a priming event (an id to resume from) for clients from this revision on. */
@@ -115,7 +120,7 @@ export class FastCall {
 
   constructor(
     private readonly streams: FastStreams,
-    readonly owner: object,
+    readonly owner: StreamOwner,
     readonly streamId: string,
     readonly requestId: RequestId,
     readonly tool: string,
@@ -189,12 +194,12 @@ export class FastStreams {
 
   open(
     response: ServerResponse,
-    owner: object,
+    owner: StreamOwner,
     sessionId: string,
     version: string,
     request: FastRequest,
   ): FastCall {
-    const streamId = randomUUID();
+    const streamId = owner.events.streamIdFor(randomUUID());
     const fast = new FastCall(
       this,
       owner,
@@ -220,7 +225,12 @@ export class FastStreams {
    * B3: a GET with Last-Event-ID for a fast call still waiting gets what it missed, then the
    * call's result when it comes. False when the stream is not one of ours (the SDK serves it).
    */
-  resume(request: IncomingMessage, response: ServerResponse, owner: object, sessionId: string) {
+  resume(
+    request: IncomingMessage,
+    response: ServerResponse,
+    owner: StreamOwner,
+    sessionId: string,
+  ) {
     const lastEventId = headerOf(request, "last-event-id");
     if (!lastEventId || !headerOf(request, "accept")?.includes("text/event-stream")) return false;
     if (versionOf(request) === undefined) return false;

@@ -29,7 +29,7 @@ import {
   fastRequestOf,
 } from "./fastCalls.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
-import { SqliteEventStore } from "./sqliteEventStore.ts";
+import { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 import {
   canonicalJson,
   MAX_ARGUMENT_DEPTH,
@@ -157,6 +157,8 @@ interface McpConnection {
   session: Promise<string> | undefined;
   /** The plangate session once known, so calls after the first start without a promise. */
   sessionId: string | undefined;
+  /** B3: the event store as this MCP session sees it (Last-Event-ID resumes only its streams). */
+  readonly events: SessionEvents;
 }
 
 export type McpTarget =
@@ -343,9 +345,10 @@ export class McpBridge {
   private async open(sdk: McpSdk, requestedVersion: string): Promise<McpConnection> {
     const { LATEST_PROTOCOL_VERSION, McpServer, StreamableHTTPServerTransport } = sdk;
     this.makeRoom();
+    const events = new SessionEvents(this.events);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: this.events,
+      eventStore: events,
       keepAliveMs: this.deps.keepAliveMs ?? KEEP_ALIVE_MS,
       onsessioninitialized: (id) => {
         connection.id = id;
@@ -375,6 +378,7 @@ export class McpBridge {
       ended: false,
       session: undefined,
       sessionId: undefined,
+      events,
     };
     transport.onclose = () => {
       if (connection.id !== undefined && this.connections.get(connection.id) === connection) {

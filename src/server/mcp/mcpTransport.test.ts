@@ -259,6 +259,45 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect(JSON.stringify(result)).toContain("SQLite");
   });
 
+  it("[B3] Last-Event-ID resumes only a stream of the agent's own MCP session: another agent's answer is never replayed to it", async () => {
+    await start();
+    await agent.initialize();
+    const intruder = new RawMcpClient(`${test.origin}/mcp`, test.server.token);
+    await intruder.initialize("intruder");
+    const call = agent.request("tools/call", ask);
+    const controller = new AbortController();
+    let primed: SseEvent | undefined;
+    const dropped = agent
+      .post(
+        call,
+        {},
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            primed ??= event;
+            controller.abort();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    const { pending } = await pendingSoon();
+    await dropped;
+    expect(primed?.id).toMatch(/^\d+$/);
+
+    // While the call waits, and after it was answered with nobody attached (the SDK's path).
+    const whileWaiting = await intruder.get({ "last-event-id": primed!.id! }, { readTimeoutMs: 500 });
+    expect(whileWaiting.status).toBe(400);
+    answerSqlite(pending[0]!.request.interactionId);
+    await sleep(50);
+    const afterAnswer = await intruder.get({ "last-event-id": primed!.id! }, { readTimeoutMs: 500 });
+    expect(afterAnswer.status).toBe(400);
+    expect(JSON.stringify(afterAnswer.json)).not.toContain("SQLite");
+
+    // The agent that owns the stream still gets its answer.
+    const resumed = await agent.get({ "last-event-id": primed!.id! });
+    expect(JSON.stringify(messagesOf(resumed))).toContain("SQLite");
+  });
+
   it("[B3] an identical call from the same agent re-attaches to the pending question instead of opening a second card", async () => {
     await start();
     await agent.initialize();

@@ -4,6 +4,7 @@ import type {
   StreamId,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { asSqlDb, type SqlDb } from "../store/sqlDb.ts";
 
@@ -168,5 +169,46 @@ export class SqliteEventStore implements EventStore {
     return /^\d+$/.test(eventId)
       ? this.db.get<EventRow>("SELECT * FROM mcp_events WHERE id = ?", [Number(eventId)])
       : undefined;
+  }
+}
+
+/**
+ * B3: the event store as one MCP session sees it. Its streams are stored under its own prefix,
+ * so a Last-Event-ID names a stream of this session or none: an agent holding the workspace
+ * token still cannot replay another agent's answers by guessing event ids (they count up).
+ */
+export class SessionEvents implements EventStore {
+  private readonly prefix = `${randomUUID()}/`;
+
+  constructor(readonly store: SqliteEventStore) {}
+
+  /** The id under which one of this session's streams is stored. */
+  streamIdFor(localStreamId: StreamId): StreamId {
+    return this.prefix + localStreamId;
+  }
+
+  /** The session's own id for a stored stream; undefined when another session owns it. */
+  localStreamIdOf(eventId: EventId): StreamId | undefined {
+    const stored = this.store.streamIdOf(eventId);
+    return stored?.startsWith(this.prefix) ? stored.slice(this.prefix.length) : undefined;
+  }
+
+  async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    return this.store.append(this.streamIdFor(streamId), message);
+  }
+
+  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+    return this.localStreamIdOf(eventId);
+  }
+
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
+    const streamId = this.localStreamIdOf(lastEventId);
+    // The SDK asks getStreamIdForEventId first and answers 400 for another's stream.
+    if (streamId === undefined) throw new Error("not a stream of this MCP session");
+    await this.store.replayEventsAfter(lastEventId, { send });
+    return streamId;
   }
 }
