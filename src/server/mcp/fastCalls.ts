@@ -13,6 +13,7 @@ import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 export interface StreamOwner {
   readonly events: SessionEvents;
 }
+
 import type { WaitingCall } from "./waitingCalls.ts";
 
 /** The SDK writes a priming event (an id to resume from) for clients from this revision on. */

@@ -285,11 +285,17 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect(primed?.id).toMatch(/^\d+$/);
 
     // While the call waits, and after it was answered with nobody attached (the SDK's path).
-    const whileWaiting = await intruder.get({ "last-event-id": primed!.id! }, { readTimeoutMs: 500 });
+    const whileWaiting = await intruder.get(
+      { "last-event-id": primed!.id! },
+      { readTimeoutMs: 500 },
+    );
     expect(whileWaiting.status).toBe(400);
     answerSqlite(pending[0]!.request.interactionId);
     await sleep(50);
-    const afterAnswer = await intruder.get({ "last-event-id": primed!.id! }, { readTimeoutMs: 500 });
+    const afterAnswer = await intruder.get(
+      { "last-event-id": primed!.id! },
+      { readTimeoutMs: 500 },
+    );
     expect(afterAnswer.status).toBe(400);
     expect(JSON.stringify(afterAnswer.json)).not.toContain("SQLite");
 

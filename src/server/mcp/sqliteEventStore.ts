@@ -1,10 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type {
   EventId,
   EventStore,
   StreamId,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { asSqlDb, type SqlDb } from "../store/sqlDb.ts";
 
