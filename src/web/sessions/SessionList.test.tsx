@@ -1,10 +1,16 @@
 // @vitest-environment jsdom
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { summary, welcomeFrame } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
+import { formatRelativeTime } from "./relativeTime.ts";
 import { SessionList } from "./SessionList.tsx";
+
+vi.mock("./relativeTime.ts", async (original) => {
+  const actual = await original<typeof import("./relativeTime.ts")>();
+  return { ...actual, formatRelativeTime: vi.fn(actual.formatRelativeTime) };
+});
 
 function renderList() {
   return renderShell(<SessionList />, {
@@ -52,5 +58,28 @@ describe("SessionList", () => {
     );
     expect(screen.getByRole("button", { name: "Rename “Price cache”" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Delete “Price cache”" })).toBeDisabled();
+  });
+
+  it("[W1] a session's update re-renders its own row, not every row of a long list", () => {
+    const sessions = Array.from({ length: 200 }, (_, i) =>
+      summary(`s${i}`, { title: `Session ${i}`, createdAt: i }),
+    );
+    const { client } = renderShell(<SessionList />, { frames: [welcomeFrame({ sessions })] });
+    expect(screen.getAllByTestId("session-item")).toHaveLength(200);
+    const rendered = vi.mocked(formatRelativeTime);
+    rendered.mockClear();
+
+    act(() =>
+      client.receive({
+        type: "session.upserted",
+        session: {
+          ...sessions[7]!,
+          title: "Renamed elsewhere",
+          updatedAt: sessions[7]!.updatedAt + 1,
+        },
+      }),
+    );
+    expect(screen.getByText("Renamed elsewhere")).toBeInTheDocument();
+    expect(rendered).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import type { SessionSummary } from "../../protocol/index.ts";
@@ -8,7 +8,8 @@ import { formatRelativeTime } from "./relativeTime.ts";
 import { useNow } from "./useNow.ts";
 import "./sessions.css";
 
-function SessionRow({
+/** Memoised: a summary update re-renders its own row, not all of a long list. */
+const SessionRow = memo(function SessionRow({
   session,
   selected,
   now,
@@ -115,7 +116,7 @@ function SessionRow({
       </span>
     </li>
   );
-}
+});
 
 /** W15: the title in place; Enter keeps it, Escape leaves it as it was. */
 function RenameForm({ title, onDone }: { title: string; onDone(next: string | null): void }) {

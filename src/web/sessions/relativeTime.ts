@@ -7,9 +7,20 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60_000],
 ];
 
+const formats = new Map<string, Intl.RelativeTimeFormat>();
+
+function formatFor(language: string): Intl.RelativeTimeFormat {
+  let format = formats.get(language);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+    formats.set(language, format);
+  }
+  return format;
+}
+
 /** "5 minutes ago" / "5 分钟前": the browser's own wording for the language. */
 export function formatRelativeTime(at: number, now: number, language: string): string {
-  const format = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+  const format = formatFor(language);
   const diff = at - now;
   for (const [unit, size] of UNITS) {
     if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
