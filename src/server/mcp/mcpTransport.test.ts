@@ -56,6 +56,26 @@ describe("MCP transport rules, checked on the wire by a client written from the 
       test.server.interactions.answer(interactionId, { "Which database?": { labels: ["SQLite"] } }),
     ).toEqual({ ok: true });
 
+  /** Posts the call and drops the connection right after its priming event (B3). */
+  const dropAfterPriming = (call: unknown) => {
+    const controller = new AbortController();
+    let primed: SseEvent | undefined;
+    const dropped = agent
+      .post(
+        call,
+        {},
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            primed ??= event;
+            controller.abort();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    return { dropped, primed: () => primed };
+  };
+
   afterEach(async () => {
     await test.stop();
   });
@@ -228,29 +248,15 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     await start();
     await agent.initialize();
     const call = agent.request("tools/call", ask);
-    const controller = new AbortController();
-    let primed: SseEvent | undefined;
-    const dropped = agent
-      .post(
-        call,
-        {},
-        {
-          signal: controller.signal,
-          onEvent: (event) => {
-            primed ??= event;
-            controller.abort();
-          },
-        },
-      )
-      .catch((error: unknown) => error);
+    const { dropped, primed } = dropAfterPriming(call);
     const { session, pending } = await pendingSoon();
     expect(await dropped).toBeInstanceOf(Error);
-    expect(primed?.id).toMatch(/^\d+$/);
+    expect(primed()?.id).toMatch(/^\d+$/);
     await sleep(100);
     expect(test.server.interactions.pending(session.id)).toHaveLength(1);
     answerSqlite(pending[0]!.request.interactionId);
 
-    const resumed = await agent.get({ "last-event-id": primed!.id! });
+    const resumed = await agent.get({ "last-event-id": primed()!.id! });
     const [result] = messagesOf(resumed);
     expect(result).toMatchObject({
       id: call.id,
@@ -264,43 +270,29 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     await agent.initialize();
     const intruder = new RawMcpClient(`${test.origin}/mcp`, test.server.token);
     await intruder.initialize("intruder");
-    const call = agent.request("tools/call", ask);
-    const controller = new AbortController();
-    let primed: SseEvent | undefined;
-    const dropped = agent
-      .post(
-        call,
-        {},
-        {
-          signal: controller.signal,
-          onEvent: (event) => {
-            primed ??= event;
-            controller.abort();
-          },
-        },
-      )
-      .catch((error: unknown) => error);
+    const { dropped, primed } = dropAfterPriming(agent.request("tools/call", ask));
     const { pending } = await pendingSoon();
     await dropped;
-    expect(primed?.id).toMatch(/^\d+$/);
+    const lastEventId = primed()!.id!;
+    expect(lastEventId).toMatch(/^\d+$/);
 
     // While the call waits, and after it was answered with nobody attached (the SDK's path).
     const whileWaiting = await intruder.get(
-      { "last-event-id": primed!.id! },
+      { "last-event-id": lastEventId },
       { readTimeoutMs: 500 },
     );
     expect(whileWaiting.status).toBe(400);
     answerSqlite(pending[0]!.request.interactionId);
     await sleep(50);
     const afterAnswer = await intruder.get(
-      { "last-event-id": primed!.id! },
+      { "last-event-id": lastEventId },
       { readTimeoutMs: 500 },
     );
     expect(afterAnswer.status).toBe(400);
     expect(JSON.stringify(afterAnswer.json)).not.toContain("SQLite");
 
     // The agent that owns the stream still gets its answer.
-    const resumed = await agent.get({ "last-event-id": primed!.id! });
+    const resumed = await agent.get({ "last-event-id": lastEventId });
     expect(JSON.stringify(messagesOf(resumed))).toContain("SQLite");
   });
 
