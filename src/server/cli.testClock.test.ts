@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CliProcess } from "./testing/cliProcess.ts";
@@ -42,6 +42,18 @@ describe("the CLI on a test clock (--test-clock)", () => {
     expect(await cli.exited()).toBe(1);
     expect(cli.output).toMatch(/--test-clock is for tests only/);
     expect(cli.output).not.toMatch(/token=/);
+  }, 60_000);
+
+  it("[R1] `npm run dev` refuses the flag rather than running on real time unnoticed", async () => {
+    const root = resolve(import.meta.dirname, "../..");
+    const dev = CliProcess.node(
+      ["--import", "tsx", "src/server/dev.ts", "--workspace", dir.path, "--test-clock", "1"],
+      root,
+      { ipc: true },
+    );
+    running.push(dev);
+    expect(await dev.exited()).toBe(1);
+    expect(dev.output).toContain("--test-clock runs under npm start only");
   }, 60_000);
 
   it("[R1][A3] only the parent's IPC channel moves the time: no HTTP route, WebSocket frame or MCP tool does", async () => {
