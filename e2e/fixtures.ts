@@ -4,6 +4,8 @@ import { PlangateServer, type ServerOptions } from "./server.ts";
 interface Fixtures {
   scenario: string;
   serverArgs: string[];
+  /** The server's clock stands still until the test steps `server.clock` (--test-clock). */
+  steppedClock: boolean;
   /**
    * Run on the worker's server for this scenario and these flags instead of a fresh one. Only
    * for tests that open their own session and read nothing server-wide: no page goldens (the
@@ -22,7 +24,7 @@ class WorkerServers {
   private readonly started = new Map<string, Promise<PlangateServer>>();
 
   get(options: ServerOptions): Promise<PlangateServer> {
-    const key = JSON.stringify([options.scenario, options.args ?? []]);
+    const key = JSON.stringify([options.scenario, options.args ?? [], options.steppedClock]);
     let server = this.started.get(key);
     if (!server) {
       const fresh = new PlangateServer(options);
@@ -45,6 +47,7 @@ class WorkerServers {
 export const test = base.extend<Fixtures, WorkerFixtures>({
   scenario: ["demo", { option: true }],
   serverArgs: [[], { option: true }],
+  steppedClock: [false, { option: true }],
   sharedServer: [false, { option: true }],
   workerServers: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
@@ -55,8 +58,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: "worker" },
   ],
-  server: async ({ scenario, serverArgs, sharedServer, workerServers }, use, testInfo) => {
-    const options: ServerOptions = { scenario, args: serverArgs };
+  server: async (
+    { scenario, serverArgs, steppedClock, sharedServer, workerServers },
+    use,
+    testInfo,
+  ) => {
+    const options: ServerOptions = { scenario, args: serverArgs, steppedClock };
     if (sharedServer) {
       const server = await workerServers.get(options);
       await use(server);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ServerClock } from "../src/server/testing/serverClock.ts";
 import { waitForPrintedUrl } from "./printedUrl.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -11,6 +12,8 @@ export interface ServerOptions {
   scenario: string;
   /** Extra CLI flags, e.g. ["--grace-ms", "2000"]. */
   args?: string[];
+  /** Run on `--test-clock`: the server's time stands still until the test steps `clock`. */
+  steppedClock?: boolean;
 }
 
 /** The real plangate CLI, started as a child process on a free port with its own workspace. */
@@ -22,8 +25,10 @@ export class PlangateServer {
   token = "";
   private child?: ChildProcess;
   private output = "";
+  private readonly steppedClock: ServerClock | undefined;
 
   constructor(private readonly options: ServerOptions) {
+    this.steppedClock = options.steppedClock ? new ServerClock() : undefined;
     this.workspace = mkdtempSync(join(tmpdir(), "plangate-e2e-"));
     this.dbPath = join(this.workspace, ".zcode", "plangate.db");
     writeFileSync(
@@ -60,16 +65,30 @@ export class PlangateServer {
       "--model",
       this.modelRef(),
       ...(this.options.args ?? []),
+      ...(this.steppedClock?.args() ?? []),
       ...extraArgs,
     ];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe", ...(this.steppedClock ? ["ipc" as const] : [])],
+    });
     this.child = child;
+    this.steppedClock?.attach(child);
     const printed = await waitForPrintedUrl(child, (text) => {
       this.output += text;
     });
     this.url = printed.url;
     this.origin = printed.origin;
     this.token = printed.token;
+  }
+
+  /**
+   * The server's time, stepped by the test (`steppedClock`). It carries over a restart; steps
+   * while the server is down are time that passed while it was down.
+   */
+  get clock(): ServerClock {
+    if (!this.steppedClock) throw new Error("this server runs on the real clock (steppedClock)");
+    return this.steppedClock;
   }
 
   get port(): number {

@@ -46,4 +46,16 @@ describe("layer boundaries (DESIGN §1)", () => {
       boundaryProblems(root, "src/shared", "src/shared/a.test.ts", `import fc from "fast-check";`),
     ).toEqual([]);
   });
+
+  it("[R1] only the CLI imports the test clock: no route, socket or tool can step the server's time", () => {
+    const text = `import { clockSteppedBy } from "../testClock.ts";`;
+    for (const file of ["src/server/http/a.ts", "src/server/ws/a.ts", "src/server/mcp/a.ts"])
+      expect(boundaryProblems(root, "src/server", file, text), file).toHaveLength(1);
+    expect(
+      boundaryProblems(root, "src/server", "src/server/cli.ts", `import "./testClock.ts";`),
+    ).toEqual([]);
+    expect(
+      boundaryProblems(root, "src/server", "src/server/a.test.ts", `import "./testClock.ts";`),
+    ).toEqual([]);
+  });
 });

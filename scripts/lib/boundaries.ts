@@ -19,6 +19,15 @@ const specifierPatterns = [
   /\brequire\(\s*["']([^"']+)["']\s*\)/g,
 ];
 
+/**
+ * Modules only the named files may import. The test clock's stepping end stays in the CLI,
+ * which wires it to the parent's IPC channel (the parent's end is testing/serverClock.ts), so
+ * no route, socket or tool can hold it.
+ */
+export const restricted: Record<string, string[]> = {
+  "src/server/testClock.ts": ["src/server/cli.ts", "src/server/testing/serverClock.ts"],
+};
+
 export function importedSpecifiers(text: string): string[] {
   const found: string[] = [];
   for (const pattern of specifierPatterns)
@@ -39,6 +48,9 @@ export function boundaryProblems(root: string, layer: string, file: string, text
       continue;
     }
     const target = relative(root, resolve(dirname(resolve(root, file)), spec));
+    const only = restricted[target];
+    if (only && !only.includes(file) && !/\.test\.tsx?$/.test(file))
+      problems.push(`${file}: only ${only.join(", ")} may import ${target}`);
     if (!allowed.some((prefix) => target === prefix || target.startsWith(`${prefix}/`)))
       problems.push(`${file}: ${layer} may not import "${spec}" (${target})`);
   }

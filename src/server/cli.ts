@@ -1,15 +1,22 @@
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
+import type { Clock } from "./clock.ts";
 import { accessTokenFor, hostModelsFor, serverOptionsFor } from "./hostOptions.ts";
 import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
 import { isPostgresUrl, redactUrl } from "./store/store.ts";
+import { clockSteppedBy } from "./testClock.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./tokenCommand.ts";
 
-async function listen(options: CliOptions, models: HostModels): Promise<RunningServer> {
-  const start = (port: number) => createServer(serverOptionsFor(options, models, port));
+async function listen(
+  options: CliOptions,
+  models: HostModels,
+  clock: Clock | undefined,
+): Promise<RunningServer> {
+  const start = (port: number) =>
+    createServer({ ...serverOptionsFor(options, models, port), ...(clock ? { clock } : {}) });
   try {
     return await start(options.port ?? DEFAULT_PORT);
   } catch (error) {
@@ -20,6 +27,16 @@ async function listen(options: CliOptions, models: HostModels): Promise<RunningS
       );
     }
     return start(0);
+  }
+}
+
+/** Tests only: a clock that only the parent process moves, over IPC (never over the network). */
+function testClockFor(options: CliOptions): Clock | undefined {
+  if (options.testClockStart === undefined) return undefined;
+  try {
+    return clockSteppedBy(process, options.testClockStart);
+  } catch (error) {
+    throw new CliError((error as Error).message);
   }
 }
 
@@ -43,9 +60,10 @@ async function main(): Promise<void> {
       );
     }
   }
+  const clock = testClockFor(options);
   const models = await hostModelsFor(options);
   const access = accessTokenFor(options);
-  const server = await listen({ ...options, token: access.token }, models);
+  const server = await listen({ ...options, token: access.token }, models, clock);
   if (access.note) console.log(`plangate: ${access.note}`);
   if (isPostgresUrl(options.dbPath)) {
     console.log(`plangate: sessions are kept in PostgreSQL at ${redactUrl(options.dbPath)}`);

@@ -17,8 +17,18 @@ describe("CLI options", () => {
       allowRemote: false,
       publicUrl: undefined,
       build: true,
+      testClockStart: undefined,
       help: false,
     });
+  });
+
+  it("[R1] --test-clock (tests only) takes the epoch ms the server's clock starts at", () => {
+    expect(parseCliOptions(["--test-clock", "1767000000000"], "/repo").testClockStart).toBe(
+      1_767_000_000_000,
+    );
+    for (const bad of ["", "-1", "soon", "1.5"]) {
+      expect(() => parseCliOptions(["--test-clock", bad], "/repo"), bad).toThrow(CliError);
+    }
   });
 
   it("[S2] --host takes another loopback address (servers behind one proxy) and refuses a network one", () => {

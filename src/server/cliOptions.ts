@@ -30,6 +30,8 @@ export interface CliOptions {
   publicUrl: URL | undefined;
   /** Build the page first when it is missing or older than its sources. */
   build: boolean;
+  /** `--test-clock`: tests only; the server's clock starts here (epoch ms) and moves when stepped. */
+  testClockStart: number | undefined;
   help: boolean;
 }
 
@@ -58,6 +60,8 @@ export const USAGE = `Usage: npm start -- [options]
   --grace-ms N      silent wait before an unanswered question shows its countdown (default ${DEFAULT_TIMINGS.graceMs})
   --deadline-ms N   when an unanswered question continues on its own (default ${DEFAULT_TIMINGS.deadlineMs})
   --no-build        serve dist/ as it is, without rebuilding the page
+  --test-clock MS   tests only: the server's clock starts at MS (epoch ms) and stands still until
+                    the process that started plangate steps it over its IPC channel
   --help            show this help
 
   npm start -- token issue|revoke|list …   named access tokens, one per person (see token --help)
@@ -132,6 +136,7 @@ export function parseCliOptions(argv: string[], cwd: string): CliOptions {
     allowRemote,
     publicUrl,
     build: !values["no-build"],
+    testClockStart: integer("--test-clock", values["test-clock"], 0),
     help: values.help ?? false,
   };
 }
@@ -156,6 +161,7 @@ function parse(argv: string[]) {
       host: { type: "string" },
       "allow-remote": { type: "boolean" },
       "no-build": { type: "boolean" },
+      "test-clock": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

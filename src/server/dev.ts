@@ -17,6 +17,9 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  // Not silently on real time: the test clock is wired in the CLI only.
+  if (options.testClockStart !== undefined)
+    throw new CliError("--test-clock runs under npm start only.");
   const models = await hostModelsFor(options);
   const { token } = accessTokenFor(options);
   const server = await createServer(serverOptionsFor({ ...options, token }, models, 0));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "../../..");
@@ -19,13 +19,22 @@ export class CliProcess {
    * `npm start` itself: the launcher runs the bundled server (rebuilt first when its sources
    * changed), which starts about three times faster than the sources under tsx.
    */
-  static spawn(args: string[]): CliProcess {
-    return CliProcess.node(["scripts/start.mjs", ...args], root);
+  static spawn(args: string[], options: { ipc?: boolean } = {}): CliProcess {
+    return CliProcess.node(["scripts/start.mjs", ...args], root, options);
   }
 
-  /** `node <args>` in `cwd`, e.g. the `npm start` launcher of a copy of the project. */
-  static node(args: string[], cwd: string): CliProcess {
-    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  /**
+   * `node <args>` in `cwd`, e.g. the `npm start` launcher of a copy of the project. `ipc`: with
+   * a channel from this process, as a test that steps a `--test-clock` has.
+   */
+  static node(args: string[], cwd: string, options: { ipc?: boolean } = {}): CliProcess {
+    const stdio: StdioOptions = [
+      "ignore",
+      "pipe",
+      "pipe",
+      ...(options.ipc ? ["ipc" as const] : []),
+    ];
+    const child = spawn(process.execPath, args, { cwd, stdio });
     return new CliProcess(child);
   }
 
