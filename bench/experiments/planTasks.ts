@@ -26,6 +26,8 @@ try {
   const { page, events } = await openSessionPage(browser, server, sessionId, {
     endMarker: BIG_PLAN_END,
   });
+  // PLAN_CSS: a style added to the page, to try what a rule would save.
+  if (process.env.PLAN_CSS) await page.addStyleTag({ content: process.env.PLAN_CSS });
   // PLAN_SETTLE_MS: wait after the page's snapshot before tracing (its own first frames done).
   await sleep(Number(process.env.PLAN_SETTLE_MS ?? 0));
   const make =
