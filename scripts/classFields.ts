@@ -2,10 +2,10 @@ import type { Plugin } from "vite";
 
 // markdown-it's published build defines its class fields through a `_defineProperty(this,
 // "name", value)` helper (its compiler's class-field downlevel). The helper writes every field
-// through one keyed store, so V8 treats each token's construction as megamorphic: in a 300 KB
-// plan, a third or more of the parse (issue 15, bench/experiments/planTasks.ts profile). The same
-// fields assigned directly (`this.name = value`) parse a long list ~2× faster; the result is the
-// same object (no class here has an accessor of those names, and the order is kept).
+// through one keyed store, which V8 sees as megamorphic, on every token markdown-it makes. The
+// same fields assigned directly (`this.name = value`) parse the 300 KB list plan's pieces in
+// 12.6 ms instead of 20.7 in Chromium (issue 15; ~2× in Node). The objects are the same: no class
+// here has an accessor of those names, and the fields keep their order.
 const FIELD = /_defineProperty\(\s*this,\s*(?:\/\*[\s\S]*?\*\/\s*)?"(\w+)",\s*([^;]*?)\s*\);/g;
 
 /** The module's `_defineProperty(this, "name", value);` calls as `this.name = value;`. */
