@@ -1,11 +1,14 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { markdownItFields } from "./scripts/classFields.ts";
 import { precompress } from "./scripts/precompress.ts";
 import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
-  plugins: [react(), serverFrameProgram(), precompress()],
+  plugins: [react(), serverFrameProgram(), markdownItFields(), precompress()],
+  // The plan-lines worker parses with markdown-it too.
+  worker: { plugins: () => [markdownItFields()] },
   resolve: {
     alias: {
       "use-sync-external-store/shim": fileURLToPath(

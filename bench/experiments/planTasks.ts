@@ -26,6 +26,8 @@ try {
   const { page, events } = await openSessionPage(browser, server, sessionId, {
     endMarker: BIG_PLAN_END,
   });
+  // PLAN_CSS: a style added to the page, to try what a rule would save.
+  if (process.env.PLAN_CSS) await page.addStyleTag({ content: process.env.PLAN_CSS });
   // PLAN_SETTLE_MS: wait after the page's snapshot before tracing (its own first frames done).
   await sleep(Number(process.env.PLAN_SETTLE_MS ?? 0));
   const make =
@@ -33,6 +35,13 @@ try {
       ? (i: number) => loadBigPlan().replace(/^(#{1,6} .*)$/gm, `$1 (run ${i})`)
       : Object.entries(planShapes).find(([n]) => n.includes(shapeWord))?.[1];
   if (!make) throw new Error("no shape");
+  // PLAN_PROFILE_OUT=file.cpuprofile: a sampling CPU profile of the same runs (use PLAN_MINIFY=0).
+  const cdp = process.env.PLAN_PROFILE_OUT ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    await cdp.send("Profiler.start");
+  }
   await browser.startTracing(page, {
     categories: (
       process.env.PLAN_CATEGORIES ?? "toplevel,devtools.timeline,blink.user_timing,v8.execute"
@@ -50,6 +59,10 @@ try {
     await sleep(300);
   }
   const json = (await browser.stopTracing()).toString();
+  if (cdp && process.env.PLAN_PROFILE_OUT) {
+    const { profile } = await cdp.send("Profiler.stop");
+    writeFileSync(process.env.PLAN_PROFILE_OUT, JSON.stringify(profile));
+  }
   if (process.env.PLAN_TRACE_OUT) writeFileSync(process.env.PLAN_TRACE_OUT, json);
   const all = parseEvents(json);
   const main = all.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");

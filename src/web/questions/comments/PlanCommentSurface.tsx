@@ -351,31 +351,34 @@ export function PlanCommentSurface({
     }
   }
 
-  async function addComment(text: string) {
+  function addComment(text: string) {
     if (draft === null) return;
     const block = blocks[draft.block];
     if (block === undefined) return;
     setDraft(null);
     regionRef.current?.focus({ preventScroll: true });
     const { block: first, endBlock, quote } = draft;
-    let lines: Lines;
-    try {
-      lines =
-        linesIfReady(plan, blocks, first, endBlock, quote) ??
-        (await linesFor(plan, blocks, first, endBlock, quote));
-    } catch {
+    const add = (lines: Lines) => {
+      const comment: PlanComment = {
+        id: newCommentId(),
+        anchor: anchorFor(block, quote, lines),
+        text,
+      };
+      latestComments.current = [...latestComments.current, comment];
+      latestOnChange.current(latestComments.current);
+    };
+    // V1 budget: with the lines parsed (they are, once idle) the card shows in this click's own
+    // render; a promise here, even a resolved one, would cost a microtask hop and a second render.
+    const ready = linesIfReady(plan, blocks, first, endBlock, quote);
+    if (ready !== null) {
+      add(ready);
+      return;
+    }
+    linesFor(plan, blocks, first, endBlock, quote).then(add, () => {
       // The plan's lines could not be parsed: the box comes back with the text and says so;
       // adding again parses again. A box opened meanwhile is left as it is.
       setDraft((open) => open ?? { block: first, quote, endBlock, failed: { text } });
-      return;
-    }
-    const comment: PlanComment = {
-      id: newCommentId(),
-      anchor: anchorFor(block, draft.quote, lines),
-      text,
-    };
-    latestComments.current = [...latestComments.current, comment];
-    onChange(latestComments.current);
+    });
   }
 
   function cancelDraft() {

@@ -328,6 +328,22 @@ describe("plan comments (V1–V3)", () => {
     }
   });
 
+  it("[V1] once the plan's lines are parsed, Add comment shows the card in the click's own render (nothing awaited)", async () => {
+    const { user } = setup();
+    await blocksReady();
+    // The first comment waits for the parse if it must; the plan's lines are kept after it.
+    await commentOnBlock(user, "jjj", "First");
+    region().focus();
+    await user.keyboard("jjjc");
+    await user.type(await screen.findByRole("textbox", { name: /Your comment on/ }), "Second");
+    const add = screen.getByRole("button", { name: "Add comment" });
+    // A synchronous act flushes the renders the click queued, but no promise callback: a card
+    // that waited for one (a microtask hop, another render) would be missing here.
+    act(() => add.click());
+    expect(screen.getByText("Second")).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: /Your comment on/ })).not.toBeInTheDocument();
+  });
+
   it("[V2] when the plan's lines cannot be parsed, the comment box comes back with its text and an error, and adding again works", async () => {
     parser.fails = true;
     try {
