@@ -356,12 +356,13 @@ describe("MCP transport rules, checked on the wire by a client written from the 
   });
 
   it("[B4] a long wait completes for a client whose read timeout is shorter than the wait, thanks to keep-alive", async () => {
-    // Scaled down: keep-alive 15 s → 60 ms, read timeout 60 s → 250 ms, a 7-minute wait → 1.5 s.
-    await start({ mcpTimings: { keepAliveMs: 60 } });
+    // Scaled down: keep-alive 15 s → 100 ms, read timeout 60 s → 1 s, a 7-minute wait → 2.5 s.
+    // The read timeout stays 10 keep-alives long so a loaded machine's stalls do not end it.
+    await start({ mcpTimings: { keepAliveMs: 100 } });
     await agent.initialize();
-    const call = agent.post(agent.request("tools/call", ask), {}, { readTimeoutMs: 250 });
+    const call = agent.post(agent.request("tools/call", ask), {}, { readTimeoutMs: 1_000 });
     const { pending } = await pendingSoon();
-    await sleep(1_500);
+    await sleep(2_500);
     answerSqlite(pending[0]!.request.interactionId);
     const [result] = messagesOf(await call);
     expect(JSON.stringify(result)).toContain("SQLite");
