@@ -151,6 +151,8 @@ export async function run(): Promise<Figure[]> {
     /** Call tag → when its reply was read (epoch ms). */
     const seen = new Map<number, number>();
     let refused = 0;
+    let failed = 0;
+    const failures = new Map<string, number>();
     let settled = 0;
     for (let i = 0; i < CALLS; i++) {
       const agent = agents[i % AGENTS] as RawMcpClient;
@@ -170,7 +172,14 @@ export async function run(): Promise<Figure[]> {
             seen.set(i, Date.now());
             if (reply.status !== 200) refused += 1;
           })
-          .catch(() => undefined)
+          .catch((error: unknown) => {
+            // Not a refusal: the call never got an answer (reset, or aborted by the bench).
+            if (controller.signal.aborted) return;
+            failed += 1;
+            const reason =
+              error instanceof Error ? String(error.cause ?? error.message) : String(error);
+            failures.set(reason, (failures.get(reason) ?? 0) + 1);
+          })
           .finally(() => {
             settled += 1;
           }),
@@ -179,13 +188,13 @@ export async function run(): Promise<Figure[]> {
 
     // Intake: every call stored, or refused, or the bench's limit.
     let taken = counts();
-    while (taken.requested + refused < CALLS && Date.now() - sent < INTAKE_LIMIT_MS) {
+    while (taken.requested + refused + failed < CALLS && Date.now() - sent < INTAKE_LIMIT_MS) {
       await sleep(50);
       taken = counts();
     }
     const intakeEnd = Date.now();
     const intakeMs = intakeEnd - sent;
-    const intakeDone = taken.requested + refused >= CALLS;
+    const intakeDone = taken.requested + refused + failed >= CALLS;
     const during = await server.call<Usage>({ cmd: "usage", gc: true });
     const atHeap = counts();
     const pendingAtHeap = atHeap.requested - atHeap.resolved;
@@ -218,9 +227,10 @@ export async function run(): Promise<Figure[]> {
     const getsInIntake = gets.filter((get) => get.at <= intakeEnd).map((get) => get.ms);
     const getsAfter = gets.filter((get) => get.at > intakeEnd).map((get) => get.ms);
     const intake = intakeDone
-      ? `all ${CALLS} stored after ${intakeMs} ms`
+      ? `${taken.requested} stored after ${intakeMs} ms`
       : `only ${taken.requested} of ${CALLS} stored after ${intakeMs} ms (limit)`;
-    const note = `${CALLS} calls from ${AGENTS} MCP sessions; ${intake}; ${refused} refused; deadline ${DEADLINE_MS} ms`;
+    const failedNote = [...failures].map(([reason, n]) => `${n}× ${reason}`).join(", ");
+    const note = `${CALLS} calls from ${AGENTS} MCP sessions; ${intake}; ${refused} refused; ${failed} failed${failed > 0 ? ` (${failedNote})` : ""}; deadline ${DEADLINE_MS} ms`;
     return [
       {
         // Judged on the intake: a back-to-back prober takes one sample per stall, so the
@@ -262,7 +272,7 @@ export async function run(): Promise<Figure[]> {
         goal: 20,
         goalKind: "max",
         judged: "p99",
-        note: `n=${lateness.length} deadlines due after every call was stored (${ROUNDS} round(s) of ${AGENTS} heads due together); max ${Math.max(...lateness).toFixed(0)} ms; resolution entry \`at\` − \`deadlineAt\`, 1 ms resolution`,
+        note: `n=${lateness.length} deadlines due after every call was stored (${ROUNDS} round(s) of ${AGENTS} heads due together); max ${lateness.length > 0 ? Math.max(...lateness) : "—"} ms; resolution entry \`at\` − \`deadlineAt\`, 1 ms resolution`,
       },
       {
         name: "  MCP burst: deadline → the agent reads its reply",
