@@ -258,6 +258,23 @@ export class SessionLog {
     return row && toStored(row);
   }
 
+  /** The entries of one kind after `afterSeq`, in order, read by index without the others. */
+  entriesOfKindAfter(
+    sessionId: string,
+    kind: SessionEntry["kind"],
+    afterSeq: number,
+  ): StoredEntry[] {
+    return guardStorage("read the session log", () =>
+      this.db
+        .all<EntryRow>(
+          `SELECT seq, at, body FROM entries ${this.indexedBy("entries_by_kind")}
+           WHERE session_id = ? AND kind = ? AND seq > ? ORDER BY seq`,
+          [sessionId, kind, afterSeq],
+        )
+        .map(toStored),
+    );
+  }
+
   /** `interaction.requested` entries before `beforeSeq` that no entry of the log resolves. */
   openRequests(sessionId: string, beforeSeq: number): StoredEntry[] {
     return guardStorage("read the session log", () =>
