@@ -72,7 +72,10 @@ export class Countdowns {
       visibleAt: startedAt + this.deps.timings.graceMs,
       deadlineAt: startedAt + this.deps.timings.deadlineMs,
     };
-    if (this.record(headId, head, counting)) this.arm(headId, head, this.deps.timings.deadlineMs);
+    // Timed from the deadline, not from now: writing the countdown took time (issue 15).
+    if (this.record(headId, head, counting)) {
+      this.arm(headId, head, Math.max(0, counting.deadlineAt - this.deps.clock.now()));
+    }
   }
 
   /** A4: pausing is final. */

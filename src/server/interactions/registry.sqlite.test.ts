@@ -18,12 +18,18 @@ function startServer(
   clock: FakeClock,
   settings: Settings = DEFAULT_SETTINGS,
   batch?: (log: SessionLog, work: () => void) => void,
+  /** Each write takes this long on the clock, as a real one does. */
+  writeMs = 0,
 ) {
   const db = openDatabase(path);
   const log = new SessionLog(db, clock);
   let nextId = 0;
   const registry = createInteractionRegistry({
-    append: (sessionId, entry) => log.append(sessionId, entry),
+    append: (sessionId, entry) => {
+      const stored = log.append(sessionId, entry);
+      if (writeMs > 0) clock.advance(writeMs);
+      return stored;
+    },
     clock,
     settings: () => settings,
     timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
@@ -194,5 +200,27 @@ describe("registry over the real session log", () => {
     await flush();
     expect(outcomes.sort()).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
     expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
+  });
+
+  it("[A3] a head resolves at its deadline, though writing its countdown took time", async () => {
+    const clock = new FakeClock();
+    const server = startServer(`${dir.path}/plangate.db`, clock, DEFAULT_SETTINGS, undefined, 1);
+    open.push(server.db);
+    server.log.createSession({ id: "sess_1", title: "t", model: "scripted/demo", mode: build });
+    void askColour(server.registry, "call_a");
+
+    clock.advance(DEADLINE_MS);
+    await flush();
+    const stored = server.log.entriesAfter("sess_1", 0);
+    const countdown = stored.find((s) => s.entry.kind === "interaction.countdown")?.entry;
+    const resolved = stored.find((s) => s.entry.kind === "interaction.resolved");
+    expect(countdown?.kind === "interaction.countdown" && countdown.countdown.phase).toBe(
+      "counting",
+    );
+    const deadlineAt =
+      countdown?.kind === "interaction.countdown" && countdown.countdown.phase === "counting"
+        ? countdown.countdown.deadlineAt
+        : Number.NaN;
+    expect(resolved?.at).toBe(deadlineAt);
   });
 });

@@ -257,7 +257,8 @@ class Registry implements InteractionRegistry {
    */
   private resolveTogether(fire: () => void): void {
     const batch = this.deps.batch;
-    if (!batch) {
+    // Without batches, or inside one already (its commit covers these too).
+    if (!batch || this.uncommitted) {
       fire();
       return;
     }
