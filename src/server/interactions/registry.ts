@@ -1,5 +1,6 @@
 import type {
   AnsweredBy,
+  CountdownState,
   InteractionOutcome,
   InteractionRequest,
   PermissionDecision,
@@ -45,6 +46,12 @@ export { isAutoContinueEligible } from "./countdown.ts";
 
 /** How many settled interactions keep their exact receipt code (R3); older ones are unknown. */
 const SETTLED_MEMORY = 50_000;
+
+/**
+ * The view of a question not timed yet: one object, so a reader comparing views (the inbox
+ * feed, per change, for every item of the session) finds it unchanged by reference.
+ */
+const NOT_TIMED: CountdownState = Object.freeze({ phase: "ineligible" });
 
 /** A resolution written inside `resolveTogether`, heard once its transaction commits. */
 interface Written {
@@ -461,7 +468,7 @@ class Registry implements InteractionRegistry {
       if (!pending) return [];
       const view: PendingInteractionView = {
         request: pending.request,
-        countdown: pending.countdown ?? { phase: "ineligible" },
+        countdown: pending.countdown ?? NOT_TIMED,
       };
       if (pending.draft) view.draft = pending.draft;
       return [view];
