@@ -187,7 +187,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
               leaseMs: DEADLINE_LEASE_MS,
             }),
         }
-      : {}),
+      : { batch: (work: () => void) => log.batch(work) }),
   });
   // Before anything else listens: the registry is up to date when the entry is broadcast.
   log.subscribe((sessionId, stored, origin) => {

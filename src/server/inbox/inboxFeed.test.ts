@@ -89,6 +89,23 @@ describe("inbox feed", () => {
     expect(items[0]?.countdown.phase).toBe("counting");
   });
 
+  it("[X5] reads one pending item from its session, as the snapshot has it", async () => {
+    void ask("sess_a", "c1");
+    void ask("sess_b", "c2");
+    void ask("sess_b", "c3");
+    await flush();
+    const [, second] = registry.pending("sess_b");
+    const id = second?.request.interactionId ?? "";
+    const fromSnapshot = feed.snapshot().find((item) => item.request.interactionId === id);
+    expect(fromSnapshot?.position).toBe(1);
+    expect(feed.item("sess_b", id)).toEqual(fromSnapshot);
+    expect(feed.item("sess_a", id)).toBeUndefined();
+    expect(registry.answer(id, { [colourQuestion.question]: { labels: ["Red"] } })).toEqual({
+      ok: true,
+    });
+    expect(feed.item("sess_b", id)).toBeUndefined();
+  });
+
   it("[U1] tells connected clients what arrived, changed and left, once per change", async () => {
     void ask("sess_a", "c1");
     await flush();

@@ -59,6 +59,16 @@ export class InboxFeed {
     return items.sort(inboxOrder);
   }
 
+  /**
+   * One pending item, read from its session alone (after the changes go out, as a snapshot):
+   * X5's timers fire together for heads visible together, and a snapshot each read every
+   * pending item of every session (issue 15).
+   */
+  item(sessionId: string, interactionId: string): InboxItem | undefined {
+    this.flush();
+    return this.read(sessionId).find((item) => item.request.interactionId === interactionId);
+  }
+
   onChange(listener: (frame: InboxFrame) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -40,10 +40,15 @@ export interface CountdownHost {
     outcome: InteractionOutcome,
     activateNext: boolean,
   ): boolean | "elsewhere";
+  /** Runs `fire` for deadlines due together; their writes may commit as one (issue 15). */
+  together(fire: () => void): void;
 }
 
 /** A1–A6: the head's countdown, its deadline timer, pausing for good, and resuming. */
 export class Countdowns {
+  /** Interaction id → when its timer is due, so deadlines due together fire together. */
+  private readonly armed = new Map<string, number>();
+
   constructor(
     private readonly deps: InteractionRegistryDeps,
     private readonly host: CountdownHost,
@@ -67,7 +72,10 @@ export class Countdowns {
       visibleAt: startedAt + this.deps.timings.graceMs,
       deadlineAt: startedAt + this.deps.timings.deadlineMs,
     };
-    if (this.record(headId, head, counting)) this.arm(headId, head, this.deps.timings.deadlineMs);
+    // Timed from the deadline, not from now: writing the countdown took time (issue 15).
+    if (this.record(headId, head, counting)) {
+      this.arm(headId, head, Math.max(0, counting.deadlineAt - this.deps.clock.now()));
+    }
   }
 
   /** A4: pausing is final. */
@@ -110,6 +118,12 @@ export class Countdowns {
   stop(pending: Pending): void {
     if (pending.timer !== undefined) this.deps.clock.clearTimeout(pending.timer);
     pending.timer = undefined;
+    this.armed.delete(pending.request.interactionId);
+  }
+
+  /** A write of a resolution did not commit: the deadline tries again a little later. */
+  retry(interactionId: string, pending: Pending): void {
+    this.arm(interactionId, pending, STORAGE_RETRY_MS);
   }
 
   private record(interactionId: string, pending: Pending, countdown: CountdownState): boolean {
@@ -128,14 +142,28 @@ export class Countdowns {
 
   private arm(interactionId: string, pending: Pending, ms: number): void {
     this.stop(pending);
-    pending.timer = this.deps.clock.setTimeout(() => this.onDeadline(interactionId), ms);
+    this.armed.set(interactionId, this.deps.clock.now() + ms);
+    pending.timer = this.deps.clock.setTimeout(() => this.onTimer(interactionId), ms);
+  }
+
+  /**
+   * Every other timer due by now fires with this one, in one batch: fifty heads due in the same
+   * millisecond are written in one transaction instead of fifty, each waiting on the last.
+   */
+  private onTimer(interactionId: string): void {
+    const now = this.deps.clock.now();
+    const due = [interactionId];
+    for (const [id, at] of this.armed) if (at <= now && id !== interactionId) due.push(id);
+    this.host.together(() => {
+      for (const id of due) this.onDeadline(id);
+    });
   }
 
   /** A5: a firing timer re-checks everything; only a still-counting question resolves. */
   private onDeadline(interactionId: string): void {
     const pending = this.host.pendingById(interactionId);
     if (!pending) return;
-    pending.timer = undefined;
+    this.stop(pending);
     const countdown = pending.countdown;
     if (countdown?.phase !== "counting") return;
     const now = this.deps.clock.now();

@@ -124,4 +124,9 @@ export interface InteractionRegistryDeps {
    * Absent (SQLite, one server): every deadline is this server's to fire.
    */
   takeDeadline?(interactionId: string): boolean;
+  /**
+   * The appends `work` makes commit as one and are broadcast after the commit; throws when the
+   * commit fails, and then none of them is written. Absent: each append commits on its own.
+   */
+  batch?(work: () => void): void;
 }

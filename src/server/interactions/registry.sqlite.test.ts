@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { DEFAULT_SETTINGS, type Settings } from "../../protocol/index.ts";
 import { CallSteps } from "../sessions/callSteps.ts";
 import { openDatabase } from "../store/database.ts";
+import { StorageError } from "../store/errors.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { FakeClock } from "./fakeClock.ts";
@@ -12,26 +13,58 @@ import { colourQuestion, DEADLINE_MS, flush, GRACE_MS } from "./registryHarness.
 const build = { permissionMode: "build", planEnabled: false } as const;
 
 /** One server process: a database connection, its log and a registry over it. */
-function startServer(path: string, clock: FakeClock, settings: Settings = DEFAULT_SETTINGS) {
+function startServer(
+  path: string,
+  clock: FakeClock,
+  settings: Settings = DEFAULT_SETTINGS,
+  batch?: (log: SessionLog, work: () => void) => void,
+  /** Each write takes this long on the clock, as a real one does. */
+  writeMs = 0,
+) {
   const db = openDatabase(path);
   const log = new SessionLog(db, clock);
   let nextId = 0;
   const registry = createInteractionRegistry({
-    append: (sessionId, entry) => log.append(sessionId, entry),
+    append: (sessionId, entry) => {
+      const stored = log.append(sessionId, entry);
+      if (writeMs > 0) clock.advance(writeMs);
+      return stored;
+    },
     clock,
     settings: () => settings,
     timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
     newId: () => `int_${clock.now()}_${++nextId}`,
+    ...(batch ? { batch: (work: () => void) => batch(log, work) } : {}),
   });
   return { db, log, registry };
 }
 
-function askColour(registry: InteractionRegistry, toolCallId: string) {
+function askColour(registry: InteractionRegistry, toolCallId: string, sessionId = "sess_1") {
   return registry.askQuestions(
-    "sess_1",
+    sessionId,
     { toolName: "AskUserQuestion", toolCallId, questions: [colourQuestion] },
     new AbortController().signal,
   );
+}
+
+/** Three sessions, each with two questions asked at the same instant: three heads due together. */
+function askInThreeSessions(server: ReturnType<typeof startServer>) {
+  const outcomes: string[] = [];
+  for (const sessionId of ["s_a", "s_b", "s_c"]) {
+    server.log.createSession({ id: sessionId, title: "t", model: "scripted/demo", mode: build });
+    for (const call of ["first", "second"]) {
+      void askColour(server.registry, `${sessionId}_${call}`, sessionId).then(() =>
+        outcomes.push(`${sessionId}_${call}`),
+      );
+    }
+  }
+  return outcomes;
+}
+
+function kindsIn(log: SessionLog, kind: string): number {
+  return ["s_a", "s_b", "s_c"]
+    .flatMap((sessionId) => log.entriesAfter(sessionId, 0))
+    .filter((stored) => stored.entry.kind === kind).length;
 }
 
 describe("registry over the real session log", () => {
@@ -109,5 +142,85 @@ describe("registry over the real session log", () => {
     expect(outcomes).toEqual([{ type: "answered", answers: {}, auto: false }]);
     const kinds = server.log.entriesAfter("sess_1", 0).map((s) => s.entry.kind);
     expect(kinds.filter((kind) => kind === "interaction.resolved")).toHaveLength(1);
+  });
+
+  it("[A3] heads of several sessions due together resolve in one commit, and the next heads count from it", async () => {
+    const clock = new FakeClock();
+    const server = startServer(`${dir.path}/plangate.db`, clock, DEFAULT_SETTINGS, (log, work) =>
+      log.batch(work),
+    );
+    open.push(server.db);
+    const outcomes = askInThreeSessions(server);
+    // What a listener can read when it hears the first resolution: all three, written as one.
+    const seenAtFirst: number[] = [];
+    server.log.subscribe((_sessionId, stored) => {
+      if (stored.entry.kind === "interaction.resolved" && seenAtFirst.length === 0) {
+        seenAtFirst.push(kindsIn(server.log, "interaction.resolved"));
+      }
+    });
+
+    clock.advance(DEADLINE_MS);
+    await flush();
+    expect(seenAtFirst).toEqual([3]);
+    expect(outcomes.sort()).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
+    for (const sessionId of ["s_a", "s_b", "s_c"]) {
+      expect(server.registry.pending(sessionId)[0]?.countdown).toEqual({
+        phase: "counting",
+        startedAt: clock.now(),
+        visibleAt: clock.now() + GRACE_MS,
+        deadlineAt: clock.now() + DEADLINE_MS,
+      });
+    }
+  });
+
+  it("[R3][A3] when the commit of deadlines due together fails, no asker hears and each deadline fires again", async () => {
+    const clock = new FakeClock();
+    let refuse = true;
+    const server = startServer(`${dir.path}/plangate.db`, clock, DEFAULT_SETTINGS, (log, work) =>
+      log.batch(() => {
+        work();
+        // As a failed COMMIT: the transaction rolls back and the batch throws.
+        if (refuse) throw new StorageError("disk full", "SQLITE_FULL");
+      }),
+    );
+    open.push(server.db);
+    const outcomes = askInThreeSessions(server);
+    const heard: string[] = [];
+    server.log.subscribe((_sessionId, stored) => heard.push(stored.entry.kind));
+
+    clock.advance(DEADLINE_MS);
+    await flush();
+    expect(outcomes).toEqual([]);
+    expect(heard).toEqual([]);
+    expect(kindsIn(server.log, "interaction.resolved")).toBe(0);
+    expect(["s_a", "s_b", "s_c"].map((id) => server.registry.pendingCount(id))).toEqual([2, 2, 2]);
+
+    refuse = false;
+    clock.advance(1_000);
+    await flush();
+    expect(outcomes.sort()).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
+    expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
+  });
+
+  it("[A3] a head resolves at its deadline, though writing its countdown took time", async () => {
+    const clock = new FakeClock();
+    const server = startServer(`${dir.path}/plangate.db`, clock, DEFAULT_SETTINGS, undefined, 1);
+    open.push(server.db);
+    server.log.createSession({ id: "sess_1", title: "t", model: "scripted/demo", mode: build });
+    void askColour(server.registry, "call_a");
+
+    clock.advance(DEADLINE_MS);
+    await flush();
+    const stored = server.log.entriesAfter("sess_1", 0);
+    const countdown = stored.find((s) => s.entry.kind === "interaction.countdown")?.entry;
+    const resolved = stored.find((s) => s.entry.kind === "interaction.resolved");
+    expect(countdown?.kind === "interaction.countdown" && countdown.countdown.phase).toBe(
+      "counting",
+    );
+    const deadlineAt =
+      countdown?.kind === "interaction.countdown" && countdown.countdown.phase === "counting"
+        ? countdown.countdown.deadlineAt
+        : Number.NaN;
+    expect(resolved?.at).toBe(deadlineAt);
   });
 });

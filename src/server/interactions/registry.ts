@@ -1,5 +1,6 @@
 import type {
   AnsweredBy,
+  CountdownState,
   InteractionOutcome,
   InteractionRequest,
   PermissionDecision,
@@ -46,6 +47,20 @@ export { isAutoContinueEligible } from "./countdown.ts";
 /** How many settled interactions keep their exact receipt code (R3); older ones are unknown. */
 const SETTLED_MEMORY = 50_000;
 
+/**
+ * The view of a question not timed yet: one object, so a reader comparing views (the inbox
+ * feed, per change, for every item of the session) finds it unchanged by reference.
+ */
+const NOT_TIMED: CountdownState = Object.freeze({ phase: "ineligible" });
+
+/** A resolution written inside `resolveTogether`, heard once its transaction commits. */
+interface Written {
+  interactionId: string;
+  pending: Pending;
+  outcome: InteractionOutcome;
+  activateNext: boolean;
+}
+
 /** Written here, refused by the log, or already resolved by another server (S2). */
 type Resolution = boolean | "elsewhere";
 
@@ -69,6 +84,8 @@ class Registry implements InteractionRegistry {
   private readonly countdowns: Countdowns;
   private readonly questions: UserQuestionService;
   private readonly watchedSignals = new WeakSet<AbortSignal>();
+  /** Inside `resolveTogether`: resolutions written but not committed yet. */
+  private uncommitted: Written[] | undefined;
   private closed = false;
 
   constructor(private readonly deps: InteractionRegistryDeps) {
@@ -76,6 +93,7 @@ class Registry implements InteractionRegistry {
       pendingById: (interactionId) => this.pendingById.get(interactionId),
       resolve: (interactionId, pending, outcome, activateNext) =>
         this.resolve(interactionId, pending, outcome, activateNext),
+      together: (fire) => this.resolveTogether(fire),
     });
     this.questions = new UserQuestionService((sessionId, request, signal) =>
       this.enqueueQuestions(sessionId, request, signal),
@@ -230,9 +248,64 @@ class Registry implements InteractionRegistry {
       if (error instanceof AlreadyResolvedError) return "elsewhere";
       return false;
     }
+    if (this.uncommitted) {
+      this.uncommitted.push({ interactionId, pending, outcome, activateNext });
+      return true;
+    }
     this.settleHere(interactionId, pending, outcome);
     if (activateNext) this.activateHead(sessionId);
     return true;
+  }
+
+  /**
+   * Deadlines due together (issue 15): their resolutions commit as one, then their askers hear
+   * and the next heads start counting, again in one commit. Nobody hears of a resolution before
+   * it is committed; when a commit fails, each deadline tries again on its own.
+   */
+  private resolveTogether(fire: () => void): void {
+    const batch = this.deps.batch;
+    // Without batches, or inside one already (its commit covers these too).
+    if (!batch || this.uncommitted) {
+      fire();
+      return;
+    }
+    const written: Written[] = [];
+    this.uncommitted = written;
+    try {
+      batch(fire);
+    } catch {
+      for (const { interactionId, pending } of written)
+        this.countdowns.retry(interactionId, pending);
+      return;
+    } finally {
+      this.uncommitted = undefined;
+    }
+    const next = new Set<string>();
+    for (const { interactionId, pending, outcome, activateNext } of written) {
+      this.settleHere(interactionId, pending, outcome);
+      if (activateNext) next.add(pending.request.sessionId);
+    }
+    // Only heads not timed yet start counting here; a head timed before keeps its countdown.
+    for (const sessionId of next) {
+      if (this.pendingById.get(this.queues.head(sessionId) ?? "")?.countdown !== undefined) {
+        next.delete(sessionId);
+      }
+    }
+    if (next.size === 0) return;
+    try {
+      batch(() => {
+        for (const sessionId of next) this.activateHead(sessionId);
+      });
+    } catch {
+      // Those countdowns are not in the log: each head starts over on its own.
+      for (const sessionId of next) {
+        const head = this.pendingById.get(this.queues.head(sessionId) ?? "");
+        if (!head) continue;
+        this.countdowns.stop(head);
+        head.countdown = undefined;
+        this.activateHead(sessionId);
+      }
+    }
   }
 
   /** After the resolution is in the log: the asker (here, or after a restart) gets the outcome. */
@@ -395,7 +468,7 @@ class Registry implements InteractionRegistry {
       if (!pending) return [];
       const view: PendingInteractionView = {
         request: pending.request,
-        countdown: pending.countdown ?? { phase: "ineligible" },
+        countdown: pending.countdown ?? NOT_TIMED,
       };
       if (pending.draft) view.draft = pending.draft;
       return [view];

@@ -23,12 +23,16 @@ export class AgentInbox {
     this.heardSeq.set(sessionId, lastResult?.seq ?? 0);
   }
 
-  /** The text to add to the result the agent gets now; empty when nothing is new. */
+  /**
+   * The text to add to the result the agent gets now; empty when nothing is new. Only user
+   * messages are read: a burst's first result would otherwise parse every question and call
+   * its session logged since the last one (issue 15).
+   */
   take(sessionId: string): string {
     const since = this.heardSeq.get(sessionId) ?? 0;
-    const entries = this.log.entriesAfter(sessionId, since);
-    this.heardSeq.set(sessionId, entries.at(-1)?.seq ?? since);
-    const texts = entries.flatMap(({ entry }) =>
+    const messages = this.log.entriesOfKindAfter(sessionId, "user.message", since);
+    this.heardSeq.set(sessionId, messages.at(-1)?.seq ?? since);
+    const texts = messages.flatMap(({ entry }) =>
       entry.kind === "user.message" && (!entry.synthetic || entry.lateAnswerFor !== undefined)
         ? [entry.text]
         : [],

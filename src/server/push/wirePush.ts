@@ -54,7 +54,7 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
       timers.set(
         id,
         deps.clock.setTimeout(() => {
-          const still = findPending(id);
+          const still = deps.inbox.item(item.request.sessionId, id);
           if (still?.countdown.phase === "counting") void notifier.countdownVisible(still);
         }, wait),
       );

@@ -81,6 +81,8 @@ export class SessionLog {
   private readonly db: SqlDb;
   /** S2: while following other servers, the last seq announced here, per session. */
   private announced: Map<string, number> | undefined;
+  /** Inside `batch`: entries written but not yet committed, announced after the commit. */
+  private held: Array<[string, StoredEntry]> | undefined;
 
   constructor(
     db: Database | SqlDb,
@@ -193,8 +195,31 @@ export class SessionLog {
     const stored = guardStorage(`record ${entry.kind}`, () =>
       this.db.transaction(() => this.write(sessionId, checked.data)),
     );
-    this.notify(sessionId, stored);
+    if (this.held) this.held.push([sessionId, stored]);
+    else this.notify(sessionId, stored);
     return stored;
+  }
+
+  /**
+   * The appends `work` makes commit together (SQLite: one commit for many deadlines due at
+   * once, issue 15); listeners hear them after the commit, in order. An append that fails
+   * inside throws to its caller and leaves the others. Throws StorageError when the commit
+   * fails: then none is written or announced. On PostgreSQL `work` runs as is (S2: a failed
+   * statement there would abort the whole transaction).
+   */
+  batch(work: () => void): void {
+    if (this.db.dialect !== "sqlite" || this.held) {
+      work();
+      return;
+    }
+    const held: Array<[string, StoredEntry]> = [];
+    this.held = held;
+    try {
+      guardStorage("record entries", () => this.db.transaction(work));
+    } finally {
+      this.held = undefined;
+    }
+    for (const [sessionId, stored] of held) this.notify(sessionId, stored);
   }
 
   entriesAfter(sessionId: string, seq: number): StoredEntry[] {
@@ -256,6 +281,23 @@ export class SessionLog {
       ),
     );
     return row && toStored(row);
+  }
+
+  /** The entries of one kind after `afterSeq`, in order, read by index without the others. */
+  entriesOfKindAfter(
+    sessionId: string,
+    kind: SessionEntry["kind"],
+    afterSeq: number,
+  ): StoredEntry[] {
+    return guardStorage("read the session log", () =>
+      this.db
+        .all<EntryRow>(
+          `SELECT seq, at, body FROM entries ${this.indexedBy("entries_by_kind")}
+           WHERE session_id = ? AND kind = ? AND seq > ? ORDER BY seq`,
+          [sessionId, kind, afterSeq],
+        )
+        .map(toStored),
+    );
   }
 
   /** `interaction.requested` entries before `beforeSeq` that no entry of the log resolves. */

@@ -133,6 +133,21 @@ export function describeStore(name: string, newLocation: NewStoreLocation): void
       expect(store.log.openRequests("s1", end)).toEqual([]);
     });
 
+    it("[B7] reads the entries of one kind after a seq, in order, without the others", () => {
+      const first = store.log.append("s1", { kind: "user.message", text: "one" });
+      store.log.append("s1", question("q1"));
+      store.log.append("s1", { kind: "user.message", text: "two" });
+      store.log.append("s1", question("q2"));
+      store.log.append("s1", { kind: "user.message", text: "three" });
+      const texts = (after: number) =>
+        store.log
+          .entriesOfKindAfter("s1", "user.message", after)
+          .map(({ entry }) => (entry.kind === "user.message" ? entry.text : entry.kind));
+      expect(texts(0)).toEqual(["one", "two", "three"]);
+      expect(texts(first.seq)).toEqual(["two", "three"]);
+      expect(store.log.entriesOfKindAfter("s1", "interaction.requested", 0)).toHaveLength(2);
+    });
+
     it("[S1] keeps interactions and drafts: the open requests, the latest draft, the latest of a kind", () => {
       store.log.append("s1", question("q1"));
       store.log.append("s1", question("q2"));
