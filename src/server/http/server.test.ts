@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 
@@ -134,5 +135,32 @@ describe("without a built page", () => {
     } finally {
       await t.stop();
     }
+  });
+});
+
+describe("[R12] a burst of connections", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.stop());
+
+  it("[R12] connections that arrive while the server is busy wait in its accept queue, not in the client's SYN retries", async () => {
+    const count = 1_500;
+    const sockets: Socket[] = [];
+    const connected: number[] = [];
+    // Every connect() is issued while this loop holds the event loop, so none can be accepted
+    // yet: what the kernel keeps meanwhile is the listen backlog (Node's default: 511).
+    const started = performance.now();
+    for (let i = 0; i < count; i++) {
+      const socket = connect({ host: "127.0.0.1", port: t.server.port });
+      socket.on("connect", () => connected.push(performance.now() - started));
+      socket.on("error", () => {});
+      sockets.push(socket);
+    }
+    // A SYN the kernel dropped is sent again after a second: well after this.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    for (const socket of sockets) socket.destroy();
+    expect(connected.length).toBe(count);
   });
 });

@@ -51,6 +51,13 @@ import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
 
+/**
+ * R12: connections the kernel holds while the server is busy (Linux caps it at somaxconn).
+ * Node's default of 511 drops the rest of a burst (10k agent calls at once, issue 15) to the
+ * clients' SYN retries, a second or more later, or to their connect timeouts.
+ */
+const LISTEN_BACKLOG = 4096;
+
 export interface ServerOptions {
   /** The repository the agent works in; file tools stay inside it. */
   workspace: string;
@@ -333,7 +340,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   try {
     // Imported only on PostgreSQL: `pg` would cost every start on SQLite several ms to load.
     const notifications = shared ? await import("../store/postgres/entryNotifications.ts") : null;
-    await app.listen({ host, port });
+    await app.listen({ host, port, backlog: LISTEN_BACKLOG });
     port = (app.server.address() as AddressInfo).port;
     // In the same tick as listening: no frame can be handled before sessions are restored.
     sessions.start();
