@@ -25,8 +25,8 @@ HttpServer.prototype.emit = function (this: HttpServer, event: string, ...args: 
 } as typeof HttpServer.prototype.emit;
 
 // Experiment knob: BENCH_LISTEN_BACKLOG=n listens with that accept backlog (the product's is
-// 4,096, Node's default 511); a burst of connections beyond it is dropped by the kernel and retried by the client
-// a second or more later (TcpExtListenOverflows).
+// 4,096, Node's default 511); a burst of connections beyond it is dropped by the kernel and
+// retried by the client a second or more later (TcpExtListenOverflows).
 const backlog = Number(process.env.BENCH_LISTEN_BACKLOG ?? 0);
 if (backlog > 0) {
   const listen = NetServer.prototype.listen;
