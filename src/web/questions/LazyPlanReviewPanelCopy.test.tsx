@@ -1,25 +1,20 @@
 // @vitest-environment jsdom
 import { screen } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import zhPlan from "../../../locales/zh-CN/plan.json";
 import { renderShell } from "../testing/renderShell.tsx";
 import { QuestionComposer } from "./QuestionComposer.tsx";
-import { composerProps, pendingOf, questionRequest, reviewItem } from "./testFixtures.ts";
+import {
+  composerCallbacks,
+  composerProps,
+  pendingOf,
+  questionRequest,
+  reviewItem,
+} from "./testFixtures.ts";
 
 describe("LazyPlanReviewPanel: the plan namespace", () => {
   it("[I5] a first plan card brings its strings (the plan namespace) with its code, after the first screen's copy", async () => {
-    const props = composerProps(
-      pendingOf(questionRequest(reviewItem)),
-      {
-        onAnswer: vi.fn(),
-        onCancel: vi.fn(),
-        onTouch: vi.fn(),
-        onDraft: vi.fn(),
-        onDecide: vi.fn(),
-        focusComposer: vi.fn(),
-      },
-      {},
-    );
+    const props = composerProps(pendingOf(questionRequest(reviewItem)), composerCallbacks());
     const { i18n } = renderShell(<QuestionComposer {...props} />, {
       language: "zh-CN",
       firstScreenCopyOnly: true,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { QuestionComposer } from "./QuestionComposer.tsx";
 import { renderWithI18n, type TestLanguage } from "./renderWithI18n.tsx";
 import {
+  composerCallbacks,
   composerProps,
   databaseItem,
   pendingOf,
@@ -14,23 +15,12 @@ import {
 } from "./testFixtures.ts";
 import type { QuestionComposerProps } from "./types.ts";
 
-function callbacks() {
-  return {
-    onAnswer: vi.fn(),
-    onCancel: vi.fn(),
-    onTouch: vi.fn(),
-    onDraft: vi.fn(),
-    onDecide: vi.fn(),
-    focusComposer: vi.fn(),
-  };
-}
-
 function setup(
   pending: QuestionComposerProps["pending"],
   extra: Partial<QuestionComposerProps> = {},
   lng: TestLanguage = "en",
 ) {
-  const props = composerProps(pending, callbacks(), extra);
+  const props = composerProps(pending, composerCallbacks(), extra);
   const view = renderWithI18n(<QuestionComposer {...props} />, lng);
   return { props, view, user: userEvent.setup() };
 }

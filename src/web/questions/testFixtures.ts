@@ -96,6 +96,18 @@ type Callbacks = Pick<
   "onAnswer" | "onCancel" | "onTouch" | "onDraft" | "onDecide" | "focusComposer"
 >;
 
+/** Every callback of the composer, as fresh mocks. */
+export function composerCallbacks(): Callbacks {
+  return {
+    onAnswer: vi.fn(),
+    onCancel: vi.fn(),
+    onTouch: vi.fn(),
+    onDraft: vi.fn(),
+    onDecide: vi.fn(),
+    focusComposer: vi.fn(),
+  };
+}
+
 export function composerProps(
   pending: PendingInteraction,
   callbacks: Callbacks,
