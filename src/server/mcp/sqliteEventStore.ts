@@ -139,19 +139,36 @@ export class SqliteEventStore implements EventStore {
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
   ): Promise<StreamId> {
-    const replay: Array<[EventId, JSONRPCMessage]> = [];
-    const streamId = this.eventsAfter(lastEventId, (id, message) => replay.push([id, message]));
-    for (const [id, message] of replay) await send(id, message);
-    return streamId ?? "";
+    return (await this.replayIf(lastEventId, send, () => true)) ?? "";
   }
 
-  /** The stream's messages after `lastEventId`, in order; undefined for an unknown event. */
+  /** The SDK's replay, for a stream `belongs` accepts; undefined (and nothing sent) otherwise. */
+  async replayIf(
+    lastEventId: EventId,
+    send: (eventId: EventId, message: JSONRPCMessage) => Promise<void>,
+    belongs: (streamId: StreamId) => boolean,
+  ): Promise<StreamId | undefined> {
+    const replay: Array<[EventId, JSONRPCMessage]> = [];
+    const streamId = this.eventsAfter(
+      lastEventId,
+      (id, message) => replay.push([id, message]),
+      belongs,
+    );
+    for (const [id, message] of replay) await send(id, message);
+    return streamId;
+  }
+
+  /**
+   * The stream's messages after `lastEventId`, in order; undefined for an unknown event or one
+   * of a stream `belongs` refuses.
+   */
   eventsAfter(
     lastEventId: EventId,
     each: (eventId: EventId, message: JSONRPCMessage) => void,
+    belongs: (streamId: StreamId) => boolean = () => true,
   ): StreamId | undefined {
     const last = this.rowOf(lastEventId);
-    if (!last) return undefined;
+    if (!last || !belongs(last.stream_id)) return undefined;
     const rows = this.db.all<EventRow>(
       "SELECT * FROM mcp_events WHERE stream_id = ? AND id > ? ORDER BY id",
       [last.stream_id, last.id],
@@ -205,10 +222,11 @@ export class SessionEvents implements EventStore {
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
   ): Promise<StreamId> {
-    const streamId = this.localStreamIdOf(lastEventId);
+    const stored = await this.store.replayIf(lastEventId, send, (streamId) =>
+      streamId.startsWith(this.prefix),
+    );
     // The SDK asks getStreamIdForEventId first and answers 400 for another's stream.
-    if (streamId === undefined) throw new Error("not a stream of this MCP session");
-    await this.store.replayEventsAfter(lastEventId, { send });
-    return streamId;
+    if (stored === undefined) throw new Error("not a stream of this MCP session");
+    return stored.slice(this.prefix.length);
   }
 }
