@@ -11,12 +11,14 @@ export const InboxItem = z.strictObject({
   countdown: CountdownState,
   /** X3: the work in progress, so the card opens where another device left it. */
   draft: z.optional(QuestionDraft),
-  position: z
+  queueOrder: z
     .number()
     .check(
       z.int(),
       z.minimum(0),
-      z.describe("Place in its session's queue (Q7): 0 is the head, the one answerable now."),
+      z.describe(
+        "Its session's arrival order (Q7): a session's items with a lower queueOrder wait before it, and the lowest is the head. It never changes while the item waits, so a head leaving changes no item behind it.",
+      ),
     ),
 });
 export type InboxItem = z.infer<typeof InboxItem>;
@@ -43,6 +45,28 @@ export function inboxOrder(a: InboxItem, b: InboxItem): number {
       : a.request.sessionId > b.request.sessionId
         ? 1
         : 0) ||
-    a.position - b.position
+    a.queueOrder - b.queueOrder
   );
+}
+
+/**
+ * Q7: how many of its session's items wait before each one (0 for the head), by interaction id.
+ * Derived on the reader's side: positions sent on the wire shift for every item behind a head
+ * that leaves, and a burst's queue of hundreds was re-sent whole per answer (issue 15).
+ */
+export function queuePositions(items: readonly InboxItem[]): Map<string, number> {
+  const bySession = new Map<string, InboxItem[]>();
+  for (const item of items) {
+    const queue = bySession.get(item.request.sessionId);
+    if (queue) queue.push(item);
+    else bySession.set(item.request.sessionId, [item]);
+  }
+  const positions = new Map<string, number>();
+  for (const queue of bySession.values()) {
+    queue.sort((a, b) => a.queueOrder - b.queueOrder);
+    for (const [position, item] of queue.entries()) {
+      positions.set(item.request.interactionId, position);
+    }
+  }
+  return positions;
 }

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { DEFAULT_SETTINGS, type ServerFrame } from "../../protocol/index.ts";
+import { DEFAULT_SETTINGS, queuePositions, type ServerFrame } from "../../protocol/index.ts";
 import { FakeClock } from "../interactions/fakeClock.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import {
@@ -78,14 +78,19 @@ describe("inbox feed", () => {
     await flush();
 
     const items = feed.snapshot();
-    expect(items.map((item) => [item.request.sessionId, item.request.kind, item.position])).toEqual(
-      [
-        ["sess_b", "question", 0],
-        ["sess_a", "permission", 0],
-        ["sess_mcp", "question", 0],
-        ["sess_b", "question", 1],
-      ],
-    );
+    const positions = queuePositions(items);
+    expect(
+      items.map((item) => [
+        item.request.sessionId,
+        item.request.kind,
+        positions.get(item.request.interactionId),
+      ]),
+    ).toEqual([
+      ["sess_b", "question", 0],
+      ["sess_a", "permission", 0],
+      ["sess_mcp", "question", 0],
+      ["sess_b", "question", 1],
+    ]);
     expect(items[0]?.countdown.phase).toBe("counting");
   });
 
@@ -97,7 +102,7 @@ describe("inbox feed", () => {
     const [, second] = registry.pending("sess_b");
     const id = second?.request.interactionId ?? "";
     const fromSnapshot = feed.snapshot().find((item) => item.request.interactionId === id);
-    expect(fromSnapshot?.position).toBe(1);
+    expect(fromSnapshot && queuePositions(feed.snapshot()).get(id)).toBe(1);
     expect(feed.item("sess_b", id)).toEqual(fromSnapshot);
     expect(feed.item("sess_a", id)).toBeUndefined();
     expect(registry.answer(id, { [colourQuestion.question]: { labels: ["Red"] } })).toEqual({
@@ -124,6 +129,33 @@ describe("inbox feed", () => {
     expect(changes[2]).toEqual({ type: "inbox.changed", upserted: [], removed: [id] });
     expect(feed.snapshot()).toEqual([]);
     expect(changes).toHaveLength(3);
+  });
+
+  it("[U1][Q7] a head leaving a long queue changes only the new head, not every item behind it", async () => {
+    for (let call = 0; call < 50; call++) void ask("sess_a", `c${call}`);
+    await flush();
+    const before = feed.snapshot();
+    const [head, next] = registry.pending("sess_a");
+    changes.length = 0;
+
+    expect(
+      registry.answer(head?.request.interactionId ?? "", {
+        [colourQuestion.question]: { labels: ["Red"] },
+      }),
+    ).toEqual({ ok: true });
+    await flush();
+
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.removed).toEqual([head?.request.interactionId]);
+    // Only the new head's countdown started; the 48 behind it are unchanged.
+    expect(changes[0]?.upserted.map((item) => item.request.interactionId)).toEqual([
+      next?.request.interactionId,
+    ]);
+    const after = feed.snapshot();
+    const positions = queuePositions(after);
+    expect(after.map((item) => positions.get(item.request.interactionId))).toEqual(
+      before.slice(1).map((_, position) => position),
+    );
   });
 
   it("[U1] a snapshot taken between a change and its broadcast sends the change first", async () => {

@@ -80,8 +80,12 @@ export class InboxFeed {
   }
 
   private read(sessionId: string): InboxItem[] {
-    return this.deps.interactions.pending(sessionId).map((view, position) => {
-      const item: InboxItem = { request: view.request, countdown: view.countdown, position };
+    return this.deps.interactions.pending(sessionId).map((view) => {
+      const item: InboxItem = {
+        request: view.request,
+        countdown: view.countdown,
+        queueOrder: view.queueOrder,
+      };
       if (view.draft) item.draft = view.draft;
       return item;
     });
@@ -118,7 +122,7 @@ export class InboxFeed {
 function sameItem(old: InboxItem, item: InboxItem): boolean {
   return (
     old.request === item.request &&
-    old.position === item.position &&
+    old.queueOrder === item.queueOrder &&
     sameJson(old.countdown, item.countdown) &&
     sameJson(old.draft, item.draft)
   );

@@ -75,6 +75,8 @@ export interface PendingInteractionView {
   /** `ineligible` also while it waits behind the head and has not been timed yet. */
   countdown: CountdownState;
   draft?: QuestionDraft;
+  /** Its place in its session's arrival order: unchanged while it waits (see InboxItem). */
+  queueOrder: number;
 }
 
 /**

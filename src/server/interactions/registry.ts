@@ -469,6 +469,7 @@ class Registry implements InteractionRegistry {
       const view: PendingInteractionView = {
         request: pending.request,
         countdown: pending.countdown ?? NOT_TIMED,
+        queueOrder: this.queues.arrivalOf(interactionId) ?? 0,
       };
       if (pending.draft) view.draft = pending.draft;
       return [view];

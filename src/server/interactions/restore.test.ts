@@ -42,7 +42,11 @@ describe("restore after a restart", () => {
 
     expect(after.log).toHaveLength(0);
     expect(after.registry.pending("sess_1")).toEqual([
-      { request: expect.objectContaining({ interactionId: asked.interactionId }), countdown },
+      {
+        request: expect.objectContaining({ interactionId: asked.interactionId }),
+        countdown,
+        queueOrder: 0,
+      },
     ]);
     after.clock.advance(DEADLINE_MS - 3_000 - 1);
     expect(after.resolvedFor(asked.interactionId)).toEqual([]);
@@ -186,10 +190,12 @@ describe("restore after a restart", () => {
         request: expect.objectContaining({ interactionId: first.interactionId }),
         countdown: { phase: "paused", pausedAt },
         draft,
+        queueOrder: 0,
       },
       {
         request: expect.objectContaining({ interactionId: second.interactionId }),
         countdown: { phase: "ineligible" },
+        queueOrder: 1,
       },
     ]);
     after.registry.cancel(first.interactionId);

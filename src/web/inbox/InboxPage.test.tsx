@@ -32,10 +32,10 @@ function permission(
 }
 
 const items: InboxItem[] = [
-  { request: { ...questionRequest("q-b", "b"), createdAt: 20 }, countdown: waiting, position: 0 },
-  { request: permission("p-a", "a", 30), countdown: waiting, position: 0 },
-  { request: { ...questionRequest("q-m", "m"), createdAt: 10 }, countdown: waiting, position: 0 },
-  { request: { ...questionRequest("q-c", "c"), createdAt: 40 }, countdown: waiting, position: 0 },
+  { request: { ...questionRequest("q-b", "b"), createdAt: 20 }, countdown: waiting, queueOrder: 0 },
+  { request: permission("p-a", "a", 30), countdown: waiting, queueOrder: 0 },
+  { request: { ...questionRequest("q-m", "m"), createdAt: 10 }, countdown: waiting, queueOrder: 0 },
+  { request: { ...questionRequest("q-c", "c"), createdAt: 40 }, countdown: waiting, queueOrder: 0 },
 ];
 
 const frames: ServerFrame[] = [
@@ -95,7 +95,7 @@ describe("inbox page", () => {
     const impostor: InboxItem = {
       request: { ...questionRequest("q-x", "x"), createdAt: 50 },
       countdown: waiting,
-      position: 0,
+      queueOrder: 0,
     };
     renderShell(<App />, {
       frames: [
@@ -144,6 +144,40 @@ describe("inbox page", () => {
     expect(rows()).toHaveLength(3);
     expect(rowButton(1)).toHaveFocus();
     expect(rows()[1]).toHaveAttribute("data-interaction-id", "p-a");
+  });
+
+  it("[U1][Q7] an item says how many of its session's items wait before it, and moves up as the head leaves", async () => {
+    const user = userEvent.setup();
+    const queued = (id: string, createdAt: number, queueOrder: number): InboxItem => ({
+      request: { ...questionRequest(id, "b"), createdAt },
+      countdown: waiting,
+      queueOrder,
+    });
+    const { client } = renderShell(<App />, {
+      frames: [
+        welcomeFrame({ sessions: [summary("b", { title: "Docs", pendingInteractions: 3 })] }),
+        // Asked in the same millisecond: only the arrival order tells them apart.
+        {
+          type: "inbox.snapshot",
+          items: [queued("q-3", 7, 12), queued("q-1", 7, 4), queued("q-2", 7, 9)],
+        },
+      ],
+    });
+    await user.click(screen.getByTestId("inbox-link"));
+    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    expect(rows().map((row) => row.getAttribute("data-interaction-id"))).toEqual([
+      "q-1",
+      "q-2",
+      "q-3",
+    ]);
+    expect(rows()[0]).not.toHaveTextContent("more in its session");
+    expect(rows()[1]).toHaveTextContent("after 1 more in its session");
+    expect(rows()[2]).toHaveTextContent("after 2 more in its session");
+
+    // The server sends only the head's removal: the others' places follow from their order.
+    act(() => client.receive({ type: "inbox.changed", upserted: [], removed: ["q-1"] }));
+    expect(rows()[0]).not.toHaveTextContent("more in its session");
+    expect(rows()[1]).toHaveTextContent("after 1 more in its session");
   });
 
   it("[U1] a permission request is decided from the inbox", async () => {

@@ -4,6 +4,7 @@ import {
   type InboxItem,
   isDrivenOverMcp,
   mcpClientOf,
+  queuePositions,
   type SessionSummary,
 } from "../../protocol/index.ts";
 import { waitingKindOf, waitingTextOf } from "../attention/attentionState.ts";
@@ -47,6 +48,8 @@ function InboxCard({ item, onChat }: { item: InboxItem; onChat(): void }) {
 
 interface InboxRowProps {
   item: InboxItem;
+  /** Q7: how many of its session's items wait before it. */
+  waitingBefore: number;
   session: SessionSummary | undefined;
   open: boolean;
   now: number;
@@ -58,6 +61,7 @@ interface InboxRowProps {
 
 const InboxRow = memo(function InboxRow({
   item,
+  waitingBefore,
   session,
   open,
   now,
@@ -112,7 +116,7 @@ const InboxRow = memo(function InboxRow({
           <time dateTime={new Date(request.createdAt).toISOString()}>
             {t("asked", { age: formatRelativeTime(request.createdAt, now, i18n.language) })}
           </time>
-          {item.position > 0 ? <span>{t("queued", { count: item.position })}</span> : null}
+          {waitingBefore > 0 ? <span>{t("queued", { count: waitingBefore })}</span> : null}
           <CountdownChip countdown={item.countdown} clockOffsetMs={clockOffsetMs} />
         </span>
       </button>
@@ -137,6 +141,7 @@ export function InboxPage() {
   const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
   const now = useNow() + clockOffsetMs;
   const items = useMemo(() => sortedInbox(inbox), [inbox]);
+  const positions = useMemo(() => queuePositions(items), [items]);
   const [openId, setOpenId] = useState<string | null>(() => openedFromHash(window.location.hash));
   const [helpOpen, setHelpOpen] = useState(false);
   const [shown, setShown] = useState(ROWS_PER_PAGE);
@@ -202,6 +207,7 @@ export function InboxPage() {
               <InboxRow
                 key={id}
                 item={item}
+                waitingBefore={positions.get(id) ?? 0}
                 session={sessions[item.request.sessionId]}
                 open={openId === id}
                 now={now}

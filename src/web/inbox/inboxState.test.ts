@@ -3,10 +3,10 @@ import type { InboxItem } from "../../protocol/index.ts";
 import { questionRequest } from "../store/fixtures.ts";
 import { applyInboxFrame, sortedInbox } from "./inboxState.ts";
 
-const item = (id: string, sessionId: string, createdAt: number, position = 0): InboxItem => ({
+const item = (id: string, sessionId: string, createdAt: number, queueOrder = 0): InboxItem => ({
   request: { ...questionRequest(id, sessionId), createdAt },
   countdown: { phase: "ineligible" },
-  position,
+  queueOrder,
 });
 
 describe("inbox state", () => {
