@@ -164,7 +164,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   let store: Store | undefined;
   let lock: DatabaseLock;
   try {
-    store = openStore(options.dbPath, clock);
+    store = openStore(options.dbPath, clock, { checkpointOffThread: true });
     lock = fileLock ?? lockStore(options.dbPath, store);
   } catch (error) {
     store?.close();

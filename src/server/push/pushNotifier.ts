@@ -119,9 +119,12 @@ export class PushNotifier {
   }
 
   private async pushAll(item: InboxItem, deadlineAt?: number): Promise<void> {
+    // Most servers have no device subscribed: a burst's items then cost no session read each.
+    const subscriptions = this.deps.subscriptions.list();
+    if (subscriptions.length === 0) return;
     const payload = this.payloadOf(item, deadlineAt);
     await Promise.all(
-      this.deps.subscriptions.list().map(async (subscription) => {
+      subscriptions.map(async (subscription) => {
         const result = await this.deps.send(subscription, payload);
         if (result === "gone") this.deps.subscriptions.remove(subscription.endpoint);
       }),

@@ -11,6 +11,7 @@ import { openPgSqlDb } from "./postgres/pgSqlDb.ts";
 import { SessionLog } from "./sessionLog.ts";
 import { SettingsStore } from "./settingsStore.ts";
 import { asSqlDb, type SqlDb, type SqlDialect } from "./sqlDb.ts";
+import { startWalCheckpointer, type WalCheckpointer } from "./walCheckpointer.ts";
 
 /**
  * S1: everything plangate persists, behind one interface with two backends: an SQLite file
@@ -47,9 +48,34 @@ export function redactUrl(location: string): string {
   }
 }
 
-/** Opens (creating and migrating as needed) the store at a file path or a postgres:// URL. */
-export function openStore(location: string, clock: Clock): Store {
-  if (!isPostgresUrl(location)) return storeOn(asSqlDb(openDatabase(location)), location, clock);
+/**
+ * Opens (creating and migrating as needed) the store at a file path or a postgres:// URL. A
+ * server's SQLite file is checkpointed off its thread (`checkpointOffThread`, R12).
+ */
+export function openStore(
+  location: string,
+  clock: Clock,
+  options: { checkpointOffThread?: boolean } = {},
+): Store {
+  if (!isPostgresUrl(location)) {
+    const database = openDatabase(location);
+    const store = storeOn(asSqlDb(database), location, clock);
+    if (!options.checkpointOffThread || location === ":memory:") return store;
+    let checkpointer: WalCheckpointer;
+    try {
+      checkpointer = startWalCheckpointer(database, location);
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    return {
+      ...store,
+      close: () => {
+        checkpointer.stop();
+        store.close();
+      },
+    };
+  }
   const shown = redactUrl(location);
   const db = openPgSqlDb(location);
   try {
