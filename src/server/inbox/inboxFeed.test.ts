@@ -137,6 +137,7 @@ describe("inbox feed", () => {
     const before = feed.snapshot();
     const [head, next] = registry.pending("sess_a");
     changes.length = 0;
+    const sessionReads = vi.spyOn(registry, "pending");
 
     expect(
       registry.answer(head?.request.interactionId ?? "", {
@@ -145,6 +146,8 @@ describe("inbox feed", () => {
     ).toEqual({ ok: true });
     await flush();
 
+    // The entries name the two interactions that changed: the session's queue is not re-read.
+    expect(sessionReads).not.toHaveBeenCalled();
     expect(changes).toHaveLength(1);
     expect(changes[0]?.removed).toEqual([head?.request.interactionId]);
     // Only the new head's countdown started; the 48 behind it are unchanged.

@@ -5,7 +5,7 @@ import {
   type SessionEntry,
   type StoredEntry,
 } from "../../protocol/index.ts";
-import type { InteractionRegistry } from "../interactions/port.ts";
+import type { InteractionRegistry, PendingInteractionView } from "../interactions/port.ts";
 
 type InboxFrame = Extract<ServerFrame, { type: "inbox.snapshot" | "inbox.changed" }>;
 type ChangedFrame = Extract<ServerFrame, { type: "inbox.changed" }>;
@@ -15,34 +15,53 @@ export interface InboxFeedDeps {
     listSessions(): { id: string }[];
     subscribe(listener: (sessionId: string, stored: StoredEntry) => void): () => void;
   };
-  interactions: Pick<InteractionRegistry, "pending">;
+  interactions: Pick<InteractionRegistry, "pending" | "pendingOne">;
 }
 
-/** Entries that can add, change or remove a pending interaction. */
-const inboxKinds = new Set<SessionEntry["kind"]>([
-  "interaction.requested",
-  "interaction.countdown",
-  "interaction.draft",
-  "interaction.resolved",
-]);
+/** The interaction an entry adds, changes or removes; undefined for every other entry. */
+function interactionOf(entry: SessionEntry): string | undefined {
+  switch (entry.kind) {
+    case "interaction.requested":
+      return entry.request.interactionId;
+    case "interaction.countdown":
+    case "interaction.draft":
+    case "interaction.resolved":
+      return entry.interactionId;
+    default:
+      return undefined;
+  }
+}
+
+function itemOf(view: PendingInteractionView): InboxItem {
+  const item: InboxItem = {
+    request: view.request,
+    countdown: view.countdown,
+    queueOrder: view.queueOrder,
+  };
+  if (view.draft) item.draft = view.draft;
+  return item;
+}
 
 /**
  * U1: every pending interaction of every session, own or an MCP agent's, as a snapshot for a
  * client that says hello and as changes for the ones already connected. The registry is the
- * truth; entries only say which session to read again, a microtask later, once the registry
- * has taken the entry in.
+ * truth; an entry only says which interaction to read again, a microtask later, once the
+ * registry has taken the entry in. Only that one is read: a burst's session holds hundreds, and
+ * each answer re-read them all (issue 15).
  */
 export class InboxFeed {
-  private readonly sent = new Map<string, InboxItem[]>();
+  /** What clients were last told, by interaction id. */
+  private readonly sent = new Map<string, InboxItem>();
   private readonly dirty = new Set<string>();
   private readonly listeners = new Set<(frame: InboxFrame) => void>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: InboxFeedDeps) {
-    this.unsubscribe = deps.log.subscribe((sessionId, stored) => {
-      if (!inboxKinds.has(stored.entry.kind)) return;
+    this.unsubscribe = deps.log.subscribe((_sessionId, stored) => {
+      const interactionId = interactionOf(stored.entry);
+      if (interactionId === undefined) return;
       if (this.dirty.size === 0) queueMicrotask(() => this.flush());
-      this.dirty.add(sessionId);
+      this.dirty.add(interactionId);
     });
   }
 
@@ -50,23 +69,22 @@ export class InboxFeed {
   snapshot(): InboxItem[] {
     this.flush();
     const items: InboxItem[] = [];
+    this.sent.clear();
     for (const { id } of this.deps.log.listSessions()) {
-      const current = this.read(id);
-      if (current.length > 0) this.sent.set(id, current);
-      else this.sent.delete(id);
-      items.push(...current);
+      for (const view of this.deps.interactions.pending(id)) {
+        const item = itemOf(view);
+        this.sent.set(item.request.interactionId, item);
+        items.push(item);
+      }
     }
     return items.sort(inboxOrder);
   }
 
-  /**
-   * One pending item, read from its session alone (after the changes go out, as a snapshot):
-   * X5's timers fire together for heads visible together, and a snapshot each read every
-   * pending item of every session (issue 15).
-   */
+  /** One pending item (after the changes go out, as a snapshot): X5's timer for it. */
   item(sessionId: string, interactionId: string): InboxItem | undefined {
     this.flush();
-    return this.read(sessionId).find((item) => item.request.interactionId === interactionId);
+    const view = this.deps.interactions.pendingOne(interactionId);
+    return view && view.request.sessionId === sessionId ? itemOf(view) : undefined;
   }
 
   onChange(listener: (frame: InboxFrame) => void): () => void {
@@ -79,34 +97,20 @@ export class InboxFeed {
     this.listeners.clear();
   }
 
-  private read(sessionId: string): InboxItem[] {
-    return this.deps.interactions.pending(sessionId).map((view) => {
-      const item: InboxItem = {
-        request: view.request,
-        countdown: view.countdown,
-        queueOrder: view.queueOrder,
-      };
-      if (view.draft) item.draft = view.draft;
-      return item;
-    });
-  }
-
   private flush(): void {
     if (this.dirty.size === 0) return;
     const frame: ChangedFrame = { type: "inbox.changed", upserted: [], removed: [] };
-    for (const sessionId of this.dirty) {
-      const before = new Map(
-        (this.sent.get(sessionId) ?? []).map((item) => [item.request.interactionId, item]),
-      );
-      const current = this.read(sessionId);
-      for (const item of current) {
-        const old = before.get(item.request.interactionId);
-        before.delete(item.request.interactionId);
-        if (!old || !sameItem(old, item)) frame.upserted.push(item);
+    for (const interactionId of this.dirty) {
+      const view = this.deps.interactions.pendingOne(interactionId);
+      const old = this.sent.get(interactionId);
+      if (!view) {
+        if (old) frame.removed.push(interactionId);
+        this.sent.delete(interactionId);
+        continue;
       }
-      frame.removed.push(...before.keys());
-      if (current.length > 0) this.sent.set(sessionId, current);
-      else this.sent.delete(sessionId);
+      const item = itemOf(view);
+      if (!old || !sameItem(old, item)) frame.upserted.push(item);
+      this.sent.set(interactionId, item);
     }
     this.dirty.clear();
     if (frame.upserted.length === 0 && frame.removed.length === 0) return;

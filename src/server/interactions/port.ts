@@ -98,6 +98,8 @@ export type LateAnswerReceipt =
 export interface InteractionRegistry extends InteractionPort {
   /** Pending interactions of a session, head first (Q7). */
   pending(sessionId: string): PendingInteractionView[];
+  /** One pending interaction, or undefined once it is resolved (or was never asked). */
+  pendingOne(interactionId: string): PendingInteractionView | undefined;
   /**
    * X2: accept an answer to a question that continued automatically (A3). Rejected when the
    * question is unknown, still pending, was not auto-resolved, or already got its late answer.

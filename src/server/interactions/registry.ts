@@ -463,17 +463,24 @@ class Registry implements InteractionRegistry {
   }
 
   pending(sessionId: string): PendingInteractionView[] {
-    return this.queues.ids(sessionId).flatMap((interactionId) => {
-      const pending = this.pendingById.get(interactionId);
-      if (!pending) return [];
-      const view: PendingInteractionView = {
-        request: pending.request,
-        countdown: pending.countdown ?? NOT_TIMED,
-        queueOrder: this.queues.arrivalOf(interactionId) ?? 0,
-      };
-      if (pending.draft) view.draft = pending.draft;
-      return [view];
-    });
+    const views: PendingInteractionView[] = [];
+    for (const interactionId of this.queues.ids(sessionId)) {
+      const view = this.pendingOne(interactionId);
+      if (view) views.push(view);
+    }
+    return views;
+  }
+
+  pendingOne(interactionId: string): PendingInteractionView | undefined {
+    const pending = this.pendingById.get(interactionId);
+    if (!pending) return undefined;
+    const view: PendingInteractionView = {
+      request: pending.request,
+      countdown: pending.countdown ?? NOT_TIMED,
+      queueOrder: this.queues.arrivalOf(interactionId) ?? 0,
+    };
+    if (pending.draft) view.draft = pending.draft;
+    return view;
   }
 
   acceptLateAnswer(interactionId: string, answers: QuestionAnswers): LateAnswerReceipt {
