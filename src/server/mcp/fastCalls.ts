@@ -7,6 +7,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { SpreadBeat } from "./spreadBeat.ts";
 import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 
 /** The MCP session a fast call belongs to; its streams are stored under the session's prefix. */
@@ -19,8 +20,6 @@ import type { WaitingCall } from "./waitingCalls.ts";
 /** The SDK writes a priming event (an id to resume from) for clients from this revision on. */
 const PRIMING_FROM = "2025-11-25";
 const KEEP_ALIVE = ": keepalive\n\n";
-/** Keep-alives written before the event loop gets a turn (≈ 1 ms of writes). */
-const KEEP_ALIVE_RUN = 256;
 
 /** A tools/call of one of our own tools, as the fast path takes it from the body. */
 export interface FastRequest {
@@ -182,16 +181,18 @@ export class FastCall {
 
 /**
  * The SSE streams of fast calls: opening them as the SDK does (headers, priming event),
- * resuming them with Last-Event-ID (B3), and one keep-alive timer for all of them (B4).
+ * resuming them with Last-Event-ID (B3), and their keep-alives, spread over the period (B4).
  */
 export class FastStreams {
   private readonly live = new Map<string, FastCall>();
-  private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private readonly keepAlive: SpreadBeat<FastCall>;
 
   constructor(
     readonly events: SqliteEventStore,
-    private readonly keepAliveMs: number,
-  ) {}
+    keepAliveMs: number,
+  ) {
+    this.keepAlive = new SpreadBeat(keepAliveMs, (fast) => fast.write(KEEP_ALIVE));
+  }
 
   open(
     response: ServerResponse,
@@ -218,7 +219,7 @@ export class FastStreams {
     } else {
       response.flushHeaders();
     }
-    this.keepAlive ??= this.startKeepAlive();
+    this.keepAlive.add(fast);
     return fast;
   }
 
@@ -258,26 +259,10 @@ export class FastStreams {
 
   forget(fast: FastCall): void {
     this.live.delete(fast.streamId);
-    if (this.live.size > 0 || this.keepAlive === undefined) return;
-    clearInterval(this.keepAlive);
-    this.keepAlive = undefined;
+    this.keepAlive.delete(fast);
   }
 
-  /** A burst's thousands of streams are written in runs, with the loop's other work between. */
-  private keepAllAlive(): void {
-    const streams = [...this.live.values()];
-    let at = 0;
-    const run = () => {
-      const end = Math.min(at + KEEP_ALIVE_RUN, streams.length);
-      for (; at < end; at++) (streams[at] as FastCall).write(KEEP_ALIVE);
-      if (at < streams.length) setImmediate(run);
-    };
-    run();
-  }
-
-  private startKeepAlive(): ReturnType<typeof setInterval> {
-    const timer = setInterval(() => this.keepAllAlive(), this.keepAliveMs);
-    timer.unref();
-    return timer;
+  close(): void {
+    this.keepAlive.close();
   }
 }

@@ -29,6 +29,7 @@ import {
   fastRequestOf,
 } from "./fastCalls.ts";
 import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
+import { SpreadBeat } from "./spreadBeat.ts";
 import { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 import {
   canonicalJson,
@@ -216,8 +217,8 @@ export class McpBridge {
   /** B8: calls of each session left without a result by the last shutdown. */
   private readonly unfinished = new Map<string, ToolCallToRun[]>();
   private readonly responses = new Set<ServerResponse>();
-  /** B4: the waiting calls whose agents asked for progress, and the one timer that beats. */
-  private readonly informed = new Set<Waiter | FastCall>();
+  /** B4: the waiting calls whose agents asked for progress, each beating on its own phase. */
+  private readonly informed: SpreadBeat<Waiter | FastCall>;
   private readonly fastStreams: FastStreams;
   /** Fast calls taken in whose work waits for the next slice, first come first served. */
   private intake: Array<Intake | undefined> = [];
@@ -225,7 +226,6 @@ export class McpBridge {
   private intaking: ReturnType<typeof setImmediate> | undefined;
   /** Our own tools that wait on the user, answered by the fast path (issue 15). */
   private readonly fastTools = new Set(this.tools.list().map((tool) => tool.name));
-  private progress: ReturnType<typeof setInterval> | undefined;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closing = false;
 
@@ -234,6 +234,9 @@ export class McpBridge {
     this.agents = new AgentSessions(deps.db);
     this.inbox = new AgentInbox(deps.log);
     this.fastStreams = new FastStreams(this.events, deps.keepAliveMs ?? KEEP_ALIVE_MS);
+    this.informed = new SpreadBeat(deps.progressEveryMs ?? PROGRESS_EVERY_MS, (waiter) =>
+      waiter.beat(),
+    );
     const idleMs = deps.idleMs ?? IDLE_MS;
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -305,7 +308,8 @@ export class McpBridge {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweeper);
-    clearInterval(this.progress);
+    this.informed.close();
+    this.fastStreams.close();
     const connections = [...this.connections.values()];
     for (const connection of connections) {
       connection.quiet = true;
@@ -626,20 +630,14 @@ export class McpBridge {
   /**
    * B4: agents time out calls that take long (the SDK's default is a minute) unless progress
    * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
-   * One timer beats for every waiting call that asked for progress.
+   * Each waiting call that asked for progress beats once a period, on its own phase.
    */
   keepInformed(waiter: Waiter | FastCall): void {
     this.informed.add(waiter);
-    this.progress ??= setInterval(() => {
-      for (const each of this.informed) each.beat();
-    }, this.deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   }
 
   stopInforming(waiter: Waiter | FastCall): void {
     this.informed.delete(waiter);
-    if (this.informed.size > 0 || this.progress === undefined) return;
-    clearInterval(this.progress);
-    this.progress = undefined;
   }
 
   /** Runs the call; after a restart the same call still without a result is run again (B8). */
