@@ -105,7 +105,8 @@ export class Countdowns {
       return;
     }
     if (!this.deps.settings().autoContinue) {
-      this.pause(interactionId, pending);
+      // A pause the log refused is tried again: left counting with no timer, it never would be.
+      if (!this.pause(interactionId, pending)) this.retry(interactionId, pending);
       return;
     }
     this.arm(interactionId, pending, remaining);
@@ -193,14 +194,16 @@ export class Countdowns {
     this.stop(pending);
     const countdown = pending.countdown;
     if (countdown?.phase !== "counting") return;
-    const now = this.deps.clock.now();
-    if (now < countdown.deadlineAt) {
-      this.arm(interactionId, pending, countdown.deadlineAt - now);
-      return;
-    }
+    // Counting while the setting is off is a pause that did not happen: it happens now, even
+    // on a timer that fires early (a storage retry).
     if (!this.deps.settings().autoContinue) {
       // Its timer is stopped: a pause the log refused would leave it counting with none.
       if (!this.pause(interactionId, pending)) this.retry(interactionId, pending);
+      return;
+    }
+    const now = this.deps.clock.now();
+    if (now < countdown.deadlineAt) {
+      this.arm(interactionId, pending, countdown.deadlineAt - now);
       return;
     }
     this.fire(interactionId, pending, true);
