@@ -19,12 +19,20 @@ async function connectAgent(server: PlangateServer): Promise<Client> {
   return agent;
 }
 
-test.use({ serverArgs: ["--no-build", "--grace-ms", "1000", "--deadline-ms", "120000"] });
+// The server's time moves only when a test steps it (`server.clock`).
+test.use({
+  steppedClock: true,
+  serverArgs: ["--no-build", "--grace-ms", "1000", "--deadline-ms", "120000"],
+});
 
 test("[X1][A2][W1] an agent over MCP asks; its session appears, the card counts down, and the user's answer and note reach the agent", async ({
   page,
   server,
 }) => {
+  // The page's clock stands at the server's time, timers included: the chip's reading is
+  // known to the second, and its one-second redraw comes when the test steps it.
+  await page.clock.install({ time: server.clock.now() - 60_000 });
+  await page.clock.pauseAt(server.clock.now());
   const shell = new ShellPage(page);
   await shell.open(server.url);
   const agent = await connectAgent(server);
@@ -50,7 +58,13 @@ test("[X1][A2][W1] an agent over MCP asks; its session appears, the card counts 
   await expect(page.getByTestId("model-external")).toHaveText("outside-agent over MCP");
   const card = page.getByRole("region", { name: "Questions from the agent" });
   await expect(card.getByText(QUESTION)).toBeVisible();
-  await expect(card.getByRole("timer")).toBeVisible();
+  // Asked at the server's standing time: none of the 1 s grace has passed, so no chip yet.
+  await expect(card.getByRole("timer")).toHaveCount(0);
+  await server.clock.advance(1_000);
+  await page.clock.fastForward(1_000);
+  // 119 s to the 120 s deadline.
+  await expect(card.getByRole("timer")).toHaveText("Continues in 1:59");
+  await page.clock.resume();
 
   await card.getByRole("radio", { name: "Vitest" }).check();
   await card.getByRole("button", { name: "Submit" }).click();

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import Database from "better-sqlite3";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { ServerClock } from "./testing/serverClock.ts";
@@ -98,6 +99,51 @@ describe("the CLI on a test clock (--test-clock)", () => {
 
     expect(await clock.advance(1_500)).toBe(START + 1_500);
     expect(await serverNow(url)).toBe(START + 1_500);
+  }, 60_000);
+
+  /** Everything the log holds, read without writing. */
+  const logRows = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return {
+        sessions: db.prepare("SELECT * FROM sessions ORDER BY id").all(),
+        entries: db.prepare("SELECT * FROM entries ORDER BY session_id, seq").all(),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it("[A7][R6] refuses a restart on a clock earlier than the latest time in its log: exit 1, a clear error, nothing written", async () => {
+    const clock = new ServerClock(START);
+    const first = spawn(clock.args(), true);
+    clock.attach(first.child);
+    const url = await first.url();
+    await clock.advance(60_000);
+    const { client } = await TestClient.greeted(`ws://${url.host}/ws?token=${TOKEN}`);
+    client.send({ type: "session.create", title: "written at a minute past" });
+    const { session } = await client.next("snapshot");
+    client.close();
+    await first.kill();
+    const dbPath = join(dir.path, ".zcode", "plangate.db");
+    const before = logRows(dbPath);
+    expect(before.entries).toEqual([
+      expect.objectContaining({ session_id: session.id, at: START + 60_000 }),
+    ]);
+
+    const early = spawn(["--test-clock", String(START + 59_999)], true);
+    await expect(early.url()).rejects.toThrow(/exited with 1/);
+    expect(early.output).toContain(
+      `--test-clock ${START + 59_999} is earlier than the latest time in the session log (${START + 60_000})`,
+    );
+    expect(early.output).not.toMatch(/token=/);
+    expect(logRows(dbPath)).toEqual(before);
+
+    // From the latest time itself it starts: the log's time may stand still, not run back.
+    const later = new ServerClock(START + 60_000);
+    const second = spawn(later.args(), true);
+    later.attach(second.child);
+    expect(await serverNow(await second.url())).toBe(START + 60_000);
   }, 60_000);
 
   it("[R1] without the flag a parent's step is ignored: the server keeps real time", async () => {

@@ -6,8 +6,8 @@ import { isLoopbackHost, remoteBindWarning } from "./http/reach.ts";
 import { createServer, type RunningServer } from "./http/server.ts";
 import type { HostModels } from "./models/hostModels.ts";
 import { projectRoot } from "./paths.ts";
-import { isPostgresUrl, redactUrl } from "./store/store.ts";
-import { clockSteppedBy } from "./testClock.ts";
+import { isPostgresUrl, redactUrl, type Store } from "./store/store.ts";
+import { clockSteppedBy, refuseStartBeforeLog } from "./testClock.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./tokenCommand.ts";
 
 async function listen(
@@ -15,8 +15,15 @@ async function listen(
   models: HostModels,
   clock: Clock | undefined,
 ): Promise<RunningServer> {
+  const testClockStart = options.testClockStart;
   const start = (port: number) =>
-    createServer({ ...serverOptionsFor(options, models, port), ...(clock ? { clock } : {}) });
+    createServer({
+      ...serverOptionsFor(options, models, port),
+      ...(clock ? { clock } : {}),
+      ...(testClockStart === undefined
+        ? {}
+        : { checkStore: (store: Store) => refuseStartBeforeLog(store.log, testClockStart) }),
+    });
   try {
     return await start(options.port ?? DEFAULT_PORT);
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from "./clock.ts";
 import { FakeClock } from "./interactions/fakeClock.ts";
+import type { SessionLog } from "./store/sessionLog.ts";
 
 /**
  * Tests only (`--test-clock`): the server's time stands still and moves only when the process
@@ -75,4 +76,17 @@ export function clockSteppedBy(parent: ParentChannel, start: number): Clock {
     setTimeout: (callback: () => void, ms: number) => clock.setTimeout(callback, ms),
     clearTimeout: (handle: TimerHandle) => clock.clearTimeout(handle),
   });
+}
+
+/**
+ * A7/R6: the log's times never run backwards. A clock started before the latest time in the
+ * log is refused, not moved up to it: the parent's ServerClock would then disagree with the
+ * server about the time, and the test's readings would be off by an amount nobody chose.
+ */
+export function refuseStartBeforeLog(log: Pick<SessionLog, "latestTime">, start: number): void {
+  const latest = log.latestTime();
+  if (latest === undefined || start >= latest) return;
+  throw new Error(
+    `--test-clock ${start} is earlier than the latest time in the session log (${latest}); the log's times would run backwards. Start the clock at ${latest} or later.`,
+  );
 }

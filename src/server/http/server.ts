@@ -72,6 +72,11 @@ export interface ServerOptions {
   /** Mode of new sessions. Default `build`. */
   defaultMode?: ModeName;
   clock?: Clock;
+  /**
+   * Runs once the store is open and locked, before anything is written to it; a throw stops
+   * the start (`--test-clock` refuses a store whose times are later than its clock).
+   */
+  checkStore?: (store: Store) => void;
   /** Auto-continue timings (A2). */
   timings?: { graceMs: number; deadlineMs: number };
   /** The built SPA. Default `<repo>/dist`. */
@@ -169,6 +174,13 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   } catch (error) {
     store?.close();
     fileLock?.release();
+    throw error;
+  }
+  try {
+    options.checkStore?.(store);
+  } catch (error) {
+    store.close();
+    lock.release();
     throw error;
   }
   const db = store.db;

@@ -40,14 +40,21 @@ export interface CountdownHost {
     outcome: InteractionOutcome,
     activateNext: boolean,
   ): boolean | "elsewhere";
-  /** Runs `fire` for deadlines due together; their writes may commit as one (issue 15). */
-  together(fire: () => void): void;
+  /**
+   * Runs `fire` for deadlines due together; their writes may commit as one (issue 15). False
+   * when that commit failed, so nothing `fire` wrote is in the log.
+   */
+  together(fire: () => void): boolean;
 }
 
 /** A1–A6: the head's countdown, its deadline timer, pausing for good, and resuming. */
 export class Countdowns {
   /** Interaction id → when its timer is due, so deadlines due together fire together. */
   private readonly armed = new Map<string, number>();
+  /** While deadlines fire together: each countdown changed meanwhile, and what it was before. */
+  private uncommitted:
+    | Map<string, { pending: Pending; before: CountdownState | undefined }>
+    | undefined;
 
   constructor(
     private readonly deps: InteractionRegistryDeps,
@@ -98,7 +105,8 @@ export class Countdowns {
       return;
     }
     if (!this.deps.settings().autoContinue) {
-      this.pause(interactionId, pending);
+      // A pause the log refused is tried again: left counting with no timer, it never would be.
+      if (!this.pause(interactionId, pending)) this.retry(interactionId, pending);
       return;
     }
     this.arm(interactionId, pending, remaining);
@@ -136,6 +144,9 @@ export class Countdowns {
     } catch {
       return false;
     }
+    if (this.uncommitted && !this.uncommitted.has(interactionId)) {
+      this.uncommitted.set(interactionId, { pending, before: pending.countdown });
+    }
     pending.countdown = countdown;
     return true;
   }
@@ -154,9 +165,26 @@ export class Countdowns {
     const now = this.deps.clock.now();
     const due = [interactionId];
     for (const [id, at] of this.armed) if (at <= now && id !== interactionId) due.push(id);
-    this.host.together(() => {
-      for (const id of due) this.onDeadline(id);
-    });
+    // Inside a batch already (a timer fired during its writes): that batch's outcome decides.
+    const outer = this.uncommitted === undefined;
+    const changed = this.uncommitted ?? new Map();
+    this.uncommitted = changed;
+    let committed: boolean;
+    try {
+      committed = this.host.together(() => {
+        for (const id of due) this.onDeadline(id);
+      });
+    } finally {
+      if (outer) this.uncommitted = undefined;
+    }
+    if (!outer || committed) return;
+    // R3: the commit failed, so the log kept the old countdowns (a pause written in the batch
+    // is not there) and memory keeps them too; each deadline checks again a little later.
+    for (const [id, { pending, before }] of changed) {
+      if (this.host.pendingById(id) !== pending) continue;
+      pending.countdown = before;
+      this.retry(id, pending);
+    }
   }
 
   /** A5: a firing timer re-checks everything; only a still-counting question resolves. */
@@ -166,13 +194,16 @@ export class Countdowns {
     this.stop(pending);
     const countdown = pending.countdown;
     if (countdown?.phase !== "counting") return;
+    // Counting while the setting is off is a pause that did not happen: it happens now, even
+    // on a timer that fires early (a storage retry).
+    if (!this.deps.settings().autoContinue) {
+      // Its timer is stopped: a pause the log refused would leave it counting with none.
+      if (!this.pause(interactionId, pending)) this.retry(interactionId, pending);
+      return;
+    }
     const now = this.deps.clock.now();
     if (now < countdown.deadlineAt) {
       this.arm(interactionId, pending, countdown.deadlineAt - now);
-      return;
-    }
-    if (!this.deps.settings().autoContinue) {
-      this.pause(interactionId, pending);
       return;
     }
     this.fire(interactionId, pending, true);

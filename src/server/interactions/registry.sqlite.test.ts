@@ -202,6 +202,69 @@ describe("registry over the real session log", () => {
     expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
   });
 
+  it("[R3][A3][A5] when deadlines due together pause (auto-continue off) and their commit fails, memory keeps what the log keeps and the pause is written later", async () => {
+    const clock = new FakeClock();
+    let refuse = false;
+    const settings = { ...DEFAULT_SETTINGS };
+    const server = startServer(`${dir.path}/plangate.db`, clock, settings, (log, work) =>
+      log.batch(() => {
+        work();
+        // As a failed COMMIT: the transaction rolls back and the batch throws.
+        if (refuse) throw new StorageError("disk full", "SQLITE_FULL");
+      }),
+    );
+    open.push(server.db);
+    const outcomes = askInThreeSessions(server);
+    // Auto-continue is turned off, but the log refuses the pauses: the heads keep counting.
+    server.db.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
+    settings.autoContinue = false;
+    server.registry.settingsChanged(settings);
+    server.db.exec("DROP TRIGGER refuse");
+    const heard: string[] = [];
+    server.log.subscribe((_sessionId, stored) => heard.push(stored.entry.kind));
+    /** Each head's countdown as the registry shows it, and as the log has it last. */
+    const heads = () =>
+      ["s_a", "s_b", "s_c"].map((sessionId) => {
+        const head = server.registry.pending(sessionId)[0];
+        const logged = server.log
+          .entriesAfter(sessionId, 0)
+          .flatMap(({ entry }) =>
+            entry.kind === "interaction.countdown" &&
+            entry.interactionId === head?.request.interactionId
+              ? [entry.countdown]
+              : [],
+          )
+          .at(-1);
+        return { shown: head?.countdown, logged };
+      });
+
+    refuse = true;
+    clock.advance(DEADLINE_MS);
+    await flush();
+    expect(heard).toEqual([]);
+    for (const { shown, logged } of heads()) {
+      expect(logged?.phase).toBe("counting");
+      expect(shown).toEqual(logged);
+    }
+
+    refuse = false;
+    clock.advance(1_000);
+    await flush();
+    expect(heard).toEqual([
+      "interaction.countdown",
+      "interaction.countdown",
+      "interaction.countdown",
+    ]);
+    for (const { shown, logged } of heads()) {
+      expect(logged).toEqual({ phase: "paused", pausedAt: clock.now() });
+      expect(shown).toEqual(logged);
+    }
+    expect(outcomes).toEqual([]);
+    expect(["s_a", "s_b", "s_c"].map((id) => server.registry.pendingCount(id))).toEqual([2, 2, 2]);
+  });
+
   it("[A3] a head resolves at its deadline, though writing its countdown took time", async () => {
     const clock = new FakeClock();
     const server = startServer(`${dir.path}/plangate.db`, clock, DEFAULT_SETTINGS, undefined, 1);

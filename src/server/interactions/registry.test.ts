@@ -243,6 +243,24 @@ describe("countdown", () => {
     expect(h.countdownsFor(asked.interactionId).at(-1)?.phase).toBe("paused");
   });
 
+  it("[A5] a pause the log refuses at the deadline is tried again, not dropped with the timer", async () => {
+    const h = createHarness();
+    const asked = h.ask("sess_1");
+    h.setAutoContinueQuietly(false);
+    h.failWrites(true);
+    h.clock.advance(DEADLINE_MS);
+    h.failWrites(false);
+    expect(h.registry.pending("sess_1")[0]?.countdown.phase).toBe("counting");
+    h.clock.advance(1_000);
+    await flush();
+    expect(asked.outcomes).toEqual([]);
+    expect(h.countdownsFor(asked.interactionId).at(-1)).toEqual({
+      phase: "paused",
+      pausedAt: h.clock.now(),
+    });
+    expect(h.registry.pending("sess_1")[0]?.countdown.phase).toBe("paused");
+  });
+
   it("[A5] a timer firing after an answer resolves nothing more", async () => {
     const h = createHarness();
     const asked = h.ask("sess_1");

@@ -260,14 +260,15 @@ class Registry implements InteractionRegistry {
   /**
    * Deadlines due together (issue 15): their resolutions commit as one, then their askers hear
    * and the next heads start counting, again in one commit. Nobody hears of a resolution before
-   * it is committed; when a commit fails, each deadline tries again on its own.
+   * it is committed; when a commit fails, each deadline tries again on its own. False when
+   * that commit failed.
    */
-  private resolveTogether(fire: () => void): void {
+  private resolveTogether(fire: () => void): boolean {
     const batch = this.deps.batch;
     // Without batches, or inside one already (its commit covers these too).
     if (!batch || this.uncommitted) {
       fire();
-      return;
+      return true;
     }
     const written: Written[] = [];
     this.uncommitted = written;
@@ -276,7 +277,7 @@ class Registry implements InteractionRegistry {
     } catch {
       for (const { interactionId, pending } of written)
         this.countdowns.retry(interactionId, pending);
-      return;
+      return false;
     } finally {
       this.uncommitted = undefined;
     }
@@ -291,7 +292,7 @@ class Registry implements InteractionRegistry {
         next.delete(sessionId);
       }
     }
-    if (next.size === 0) return;
+    if (next.size === 0) return true;
     try {
       batch(() => {
         for (const sessionId of next) this.activateHead(sessionId);
@@ -306,6 +307,7 @@ class Registry implements InteractionRegistry {
         this.activateHead(sessionId);
       }
     }
+    return true;
   }
 
   /** After the resolution is in the log: the asker (here, or after a restart) gets the outcome. */

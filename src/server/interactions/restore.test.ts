@@ -60,6 +60,25 @@ describe("restore after a restart", () => {
     ]);
   });
 
+  it("[A5][A7] a counting head restored with auto-continue off is paused, once the log takes the pause it first refused", async () => {
+    const before = createHarness();
+    const asked = before.ask("sess_1", [colourQuestion], "AskUserQuestion", undefined, "call_a");
+    before.registry.close();
+    const after = createHarness({ start: before.clock.now() + 1_000, autoContinue: false });
+    after.failWrites(true);
+    after.registry.restore("sess_1", before.stored("sess_1"));
+    after.failWrites(false);
+    expect(after.registry.pending("sess_1")[0]?.countdown.phase).toBe("counting");
+
+    after.clock.advance(1_000);
+    await flush();
+    expect(after.countdownsFor(asked.interactionId)).toEqual([
+      { phase: "paused", pausedAt: after.clock.now() },
+    ]);
+    expect(after.registry.pending("sess_1")[0]?.countdown.phase).toBe("paused");
+    expect(asked.outcomes).toEqual([]);
+  });
+
   it("[A7] a deadline that passed while the server was down resolves at start-up", async () => {
     const before = createHarness();
     const asked = before.ask("sess_1", [colourQuestion], "AskUserQuestion", undefined, "call_a");

@@ -382,6 +382,23 @@ export class SessionLog {
   }
 
   /** Most recently updated first. */
+  /**
+   * The latest time the log holds (entries and session rows), or undefined when it is empty.
+   * A deadline may lie later: it is a time to come, and one that came has its resolution's `at`.
+   */
+  latestTime(): number | undefined {
+    return guardStorage("read the log's latest time", () => {
+      const row = this.db.get<{ latest: number | string | null }>(
+        `SELECT max(latest) AS latest FROM (
+           SELECT max(at) AS latest FROM entries
+           UNION ALL SELECT max(updated_at) FROM sessions
+           UNION ALL SELECT max(created_at) FROM sessions
+         ) times`,
+      );
+      return row?.latest === null || row?.latest === undefined ? undefined : Number(row.latest);
+    });
+  }
+
   listSessions(): SessionRecord[] {
     return guardStorage("list sessions", () =>
       this.db.all<SessionRow>("SELECT * FROM sessions ORDER BY updated_at DESC, id").map(toRecord),

@@ -83,6 +83,19 @@ export function describeStore(name: string, newLocation: NewStoreLocation): void
       });
     });
 
+    it("[A7] knows the latest time it holds, a session row's or an entry's, the way --test-clock checks it", async () => {
+      const empty = openStore(await newLocation(), clock);
+      opened.push(empty);
+      expect(empty.log.latestTime()).toBeUndefined();
+      const created = clock.now();
+      expect(store.log.latestTime()).toBe(created);
+      clock.advance(7_000);
+      store.log.append("s1", { kind: "user.message", text: "later" });
+      clock.advance(1_000);
+      store.log.createSession({ id: "s2", title: "", model: "scripted:demo", mode: build });
+      expect(store.log.latestTime()).toBe(created + 8_000);
+    });
+
     it("[S1] a write to a session that does not exist stores nothing and tells nobody", () => {
       const heard: string[] = [];
       store.log.subscribe((sessionId) => heard.push(sessionId));
