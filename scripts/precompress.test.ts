@@ -26,4 +26,24 @@ describe("the build's precompress step", () => {
       dir.remove();
     }
   });
+
+  it("[W1] compresses a file under 1 kB too when brotli saves bytes: index.html and the runtime chunk come before the first card (issue 15)", () => {
+    const dir = tempDir();
+    try {
+      const page = `<!doctype html>\n<html lang="en">\n${'  <link rel="modulepreload" href="/assets/chunk.js">\n'.repeat(12)}</html>\n`;
+      expect(page.length).toBeLessThan(1024);
+      writeFileSync(join(dir.path, "index.html"), page);
+      writeFileSync(join(dir.path, "tiny.css"), "a{}");
+
+      expect(writeCompressedCopies(dir.path).files).toBe(1);
+      const br = readFileSync(join(dir.path, "index.html.br"));
+      expect(br.length).toBeLessThan(page.length / 2);
+      expect(brotliDecompressSync(br).toString()).toBe(page);
+      expect(gunzipSync(readFileSync(join(dir.path, "index.html.gz"))).toString()).toBe(page);
+      expect(existsSync(join(dir.path, "tiny.css.br"))).toBe(false);
+      expect(existsSync(join(dir.path, "tiny.css.gz"))).toBe(false);
+    } finally {
+      dir.remove();
+    }
+  });
 });

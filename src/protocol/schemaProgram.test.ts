@@ -128,6 +128,23 @@ describe("schemaProgram", () => {
     expect(compare("StoredEntry", plain("😀".repeat(4001)))).toBe(false);
   });
 
+  it("[R2] compiles nodes that check the same thing into one, so the page downloads each once (issue 15)", () => {
+    const keys = program.nodes.map((node) => JSON.stringify(node));
+    expect(new Set(keys).size).toBe(keys.length);
+    const two = compileSchemas({ a: z.strictObject({ x: z.string(), y: z.string() }) });
+    expect(two.nodes).toEqual([
+      {
+        t: "object",
+        f: [
+          ["x", 1, false],
+          ["y", 1, false],
+        ],
+        strict: true,
+      },
+      { t: "string" },
+    ]);
+  });
+
   it("[R2] refuses at build time what it cannot check as zod does", () => {
     const custom = z.strictObject({ a: z.string().check(z.refine((v) => v !== "x")) });
     expect(() => compileSchemas({ custom })).toThrow(/refinement that is not in rules.ts/);

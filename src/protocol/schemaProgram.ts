@@ -187,5 +187,50 @@ export function compileSchemas(schemas: Record<string, z.ZodMiniType>): SchemaPr
 
   const roots: Record<string, number> = {};
   for (const [name, schema] of Object.entries(schemas)) roots[name] = compile(schema);
-  return { nodes, roots };
+  return shareEqualNodes({ nodes, roots });
+}
+
+/** The node with its children's indices passed through `to`. */
+function renumbered(node: SchemaNode, to: (index: number) => number): SchemaNode {
+  switch (node.t) {
+    case "object":
+      return { ...node, f: node.f.map(([key, child, optional]) => [key, to(child), optional]) };
+    case "array":
+      return { ...node, e: to(node.e) };
+    case "record":
+      return { ...node, v: to(node.v) };
+    case "optional":
+      return { ...node, i: to(node.i) };
+    case "union":
+      return { ...node, m: node.m.map(([value, child]) => [value, to(child)]) };
+    default:
+      return node;
+  }
+}
+
+/**
+ * Every `z.string()` is a schema object of its own: nodes that check the same thing become one,
+ * a third fewer for the page to download before its first card (issue 15). Merged until nothing
+ * changes, so parents of merged children merge too.
+ */
+function shareEqualNodes(program: SchemaProgram): SchemaProgram {
+  let { nodes, roots } = program;
+  for (;;) {
+    const first = new Map<string, number>();
+    const kept: SchemaNode[] = [];
+    const target = nodes.map((node) => {
+      const key = JSON.stringify(node);
+      let index = first.get(key);
+      if (index === undefined) {
+        index = kept.push(node) - 1;
+        first.set(key, index);
+      }
+      return index;
+    });
+    const to = (index: number) => target[index]!;
+    roots = Object.fromEntries(Object.entries(roots).map(([name, index]) => [name, to(index)]));
+    const merged = kept.length < nodes.length;
+    nodes = kept.map((node) => renumbered(node, to));
+    if (!merged) return { nodes, roots };
+  }
 }

@@ -10,11 +10,8 @@ import { checkAccess } from "./connection/checkAccess.ts";
 import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
-import { loadMessages, PAGE_NAMESPACES } from "./i18n/resources.ts";
+import { loadMessages } from "./i18n/resources.ts";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
-import { preloadPages } from "./layout/lazyPages.ts";
-import { warmFonts } from "./layout/warmFonts.ts";
-import { registerServiceWorker } from "./pwa/registerServiceWorker.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
 import { appStore } from "./store/store.ts";
@@ -73,15 +70,15 @@ void i18nReady.then((i18n) => {
   );
 });
 // Lazy chunks come after the first screen and its card are painted (bench/bundle.ts counts
-// what comes before).
+// what comes before); so does the code that fetches them. A failed fetch leaves each lazy part
+// to load on first use.
 afterFirstScreen(appStore, () => {
-  preloadPages();
-  warmFonts();
-  // The pages' copy too, so opening one right away shows it without a wait.
-  void i18nReady.then((i18n) => i18n.loadNamespaces([...PAGE_NAMESPACES]));
+  import("./layout/afterFirstScreenWork.ts").then(
+    (work) => work.afterFirstScreenWork(i18nReady),
+    () => {},
+  );
 });
 // The markdown chunk is not fetched before the first screen: the first Markdown that mounts
 // loads it, so a first card without markdown costs none of it (bench/bundle.ts counts what comes
-// before it); preloadPages fetches it after, with the plan card's code.
+// before it); afterFirstScreenWork fetches it after, with the plan card's code.
 connection.start();
-if (import.meta.env.PROD) registerServiceWorker();

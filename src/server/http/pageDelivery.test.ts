@@ -28,13 +28,15 @@ function get(port: number, path: string, headers: Record<string, string> = {}) {
 describe("the page as served", () => {
   let t: TestServer;
   let dist: ReturnType<typeof tempDir>;
+  const page = `<!doctype html><title>plangate</title>${"<link rel=modulepreload>".repeat(20)}`;
   const script = `console.log(${JSON.stringify("plangate ".repeat(500))});\n`;
   const cookie = () => ({ cookie: `plangate_token_${t.server.port}=${t.server.token}` });
 
   beforeAll(async () => {
     dist = tempDir();
     mkdirSync(join(dist.path, "assets"));
-    writeFileSync(join(dist.path, "index.html"), "<!doctype html><title>plangate</title>");
+    writeFileSync(join(dist.path, "index.html"), page);
+    writeFileSync(join(dist.path, "index.html.br"), brotliCompressSync(page));
     writeFileSync(join(dist.path, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
     writeFileSync(join(dist.path, "assets", "app.js"), script);
     // What the build's precompress step writes (scripts/precompress.ts).
@@ -75,6 +77,19 @@ describe("the page as served", () => {
     expect(plain.body.toString()).toBe(script);
     for (const response of [br, gz, plain]) {
       expect(response.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it("[W1] sends the page itself as its brotli copy too, at / and at a client-side route (issue 15: before the first card)", async () => {
+    for (const path of ["/", "/s/some-session"]) {
+      const response = await get(t.server.port, path, {
+        ...cookie(),
+        accept: "text/html",
+        "accept-encoding": "gzip, br",
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers["content-encoding"]).toBe("br");
+      expect(brotliDecompressSync(response.body).toString()).toBe(page);
     }
   });
 
