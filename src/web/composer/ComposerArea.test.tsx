@@ -13,14 +13,18 @@ import {
 import { renderShell } from "../testing/renderShell.tsx";
 import { ComposerArea } from "./ComposerArea.tsx";
 
-function renderComposer(entries: SessionEntry[] = [], online = true) {
+function renderComposer(entries: SessionEntry[] = [], online = true, recordComposerDrafts = false) {
   const frames = [
     snapshotFrame(
       "s1",
       [created, ...entries].map((entry, i) => stored(i + 1, entry)),
     ),
   ];
-  const view = renderShell(<ComposerArea sessionId="s1" />, { frames, online });
+  const view = renderShell(<ComposerArea sessionId="s1" />, {
+    frames,
+    online,
+    recordComposerDrafts,
+  });
   return { ...view, input: screen.getByRole("textbox", { name: "Message to the agent" }) };
 }
 
@@ -86,7 +90,7 @@ describe("Composer", () => {
 
   it("[W14] starts from the server's draft and saves what is typed as the new draft", async () => {
     const user = userEvent.setup();
-    const { input, sent } = renderComposer([{ kind: "composer.draft", text: "half" }]);
+    const { input, sent } = renderComposer([{ kind: "composer.draft", text: "half" }], true, true);
     expect(input).toHaveValue("half");
     await user.type(input, " done");
     await waitFor(() =>

@@ -17,7 +17,11 @@ function renderComposer(language: "en" | "zh-CN" = "en") {
     summary("sess_here00", { title: "This one", updatedAt: 9_000 }),
   ];
   const frames = [welcomeFrame({ sessions }), snapshotFrame("sess_here00", [stored(1, created)])];
-  const view = renderShell(<ComposerArea sessionId="sess_here00" />, { frames, language });
+  const view = renderShell(<ComposerArea sessionId="sess_here00" />, {
+    frames,
+    language,
+    recordComposerDrafts: false,
+  });
   const input = screen.getByRole("textbox", {
     name: language === "en" ? "Message to the agent" : /.+/,
   });
