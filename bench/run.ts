@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<{ run: Bench }>> = {
   pgStore: () => import("./pgStore.ts"),
   multiServer: () => import("./multiServer.ts"),
   mcpBurst: () => import("./mcpBurst.ts"),
+  commitStalls: () => import("./commitStalls.ts"),
 };
 
 /** A benchmark that hangs must not hold the others; each one also stops its own children. */
