@@ -94,8 +94,10 @@ export class ToolExecutor {
    * A7: a call re-run after a restart whose step was resolved before it runs from that
    * resolution; it was the call's permission, given under the mode of its time. Otherwise the
    * policy's verdict, then the approval card or the tool's own question (Q5).
+   * Not async (issue 15): an async function returning the question's promise adds a promise, a
+   * reaction and two resolving functions to every waiting call; a throw still rejects.
    */
-  private async stepOf(
+  private stepOf(
     sessionId: string,
     tool: AnyToolContract,
     call: ToolCallToRun,
@@ -104,33 +106,54 @@ export class ToolExecutor {
     context: ToolContext,
     signal: AbortSignal,
   ): Promise<StepResult> {
-    const contract = tool as ToolContract<unknown>;
-    const logged = this.deps.stepOf?.(sessionId, call.callId);
-    if (logged?.kind === "question" && contract.userStep) {
-      return this.fill(contract, input, toAskOutcome(logged.outcome));
+    try {
+      const contract = tool as ToolContract<unknown>;
+      const logged = this.deps.stepOf?.(sessionId, call.callId);
+      if (logged?.kind === "question" && contract.userStep) {
+        return Promise.resolve(this.fill(contract, input, toAskOutcome(logged.outcome)));
+      }
+      if (logged?.kind === "permission" && !contract.userStep) {
+        return this.loggedPermission(tool, call, input, toPermissionOutcome(logged.outcome));
+      }
+      const verdict = this.deps.permissions(tool, input, mode());
+      if (verdict.type === "deny") {
+        return Promise.resolve({
+          type: "refused",
+          result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
+        });
+      }
+      if (contract.userStep) {
+        return this.askUserStep(sessionId, contract, call, input, context, signal);
+      }
+      // Q5: a tool that asks the user itself runs; its own question is the asking.
+      if (verdict.type === "ask" && verdict.by !== "tool") {
+        return this.permissionStep(sessionId, tool, call, input, signal);
+      }
+      return Promise.resolve({ type: "filled", input, auto: false });
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (logged?.kind === "permission" && !contract.userStep) {
-      const refusal = await this.permitted(tool, call, input, toPermissionOutcome(logged.outcome));
-      return refusal
-        ? { type: "refused", result: refusal }
-        : { type: "filled", input, auto: false };
-    }
-    const verdict = this.deps.permissions(tool, input, mode());
-    if (verdict.type === "deny") {
-      return {
-        type: "refused",
-        result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
-      };
-    }
-    if (contract.userStep) {
-      return this.askUserStep(sessionId, contract, call, input, context, signal);
-    }
-    // Q5: a tool that asks the user itself runs; its own question is the asking.
-    if (verdict.type === "ask" && verdict.by !== "tool") {
-      const refusal = await this.askPermission(sessionId, tool, call, input, signal);
-      if (refusal) return { type: "refused", result: refusal };
-    }
-    return { type: "filled", input, auto: false };
+  }
+
+  private async loggedPermission(
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    outcome: PermissionOutcome,
+  ): Promise<StepResult> {
+    const refusal = await this.permitted(tool, call, input, outcome);
+    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
+  }
+
+  private async permissionStep(
+    sessionId: string,
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<StepResult> {
+    const refusal = await this.askPermission(sessionId, tool, call, input, signal);
+    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
   }
 
   private async afterStep(
@@ -156,7 +179,8 @@ export class ToolExecutor {
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
    * decision carrying the filled input, which is re-validated before the handler sees it.
    */
-  private async askUserStep(
+  // Not async, as stepOf: the question's promise is chained, not wrapped.
+  private askUserStep(
     sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
@@ -183,7 +207,11 @@ export class ToolExecutor {
         STOP_GRACE_MS,
       );
     } catch (error) {
-      return refused(error);
+      try {
+        return Promise.resolve(refused(error));
+      } catch (aborted) {
+        return Promise.reject(aborted);
+      }
     }
     // Chained, not awaited (see run): the outcome fills the input, a failure refuses.
     return asked.then((outcome) => this.fill(contract, input, outcome), refused);
