@@ -85,9 +85,15 @@ export class ToolExecutor {
     };
     // Chained, not awaited: a call waiting on the user holds one reaction here, not a
     // suspended async function with its frame.
-    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal)
-      .then((step) => this.afterStep(contract, call, step, context, signal))
-      .finally(() => this.extras?.release(sessionId));
+    // One reaction for both outcomes, not a `.finally` (its promise, reaction and closures):
+    // the extras are released once the step failed or the handler ended.
+    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal).then(
+      (step) => this.afterStep(sessionId, contract, call, step, context, signal),
+      (error: unknown) => {
+        this.extras?.release(sessionId);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -157,21 +163,26 @@ export class ToolExecutor {
   }
 
   private async afterStep(
+    sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
     step: StepResult,
     context: ToolContext,
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    if (step.type === "refused") return step.result;
-    const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
     try {
-      return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return failure(
-        `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      if (step.type === "refused") return step.result;
+      const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
+      try {
+        return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return failure(
+          `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    } finally {
+      this.extras?.release(sessionId);
     }
   }
 
