@@ -19,7 +19,7 @@ import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
-import { danglingCalls, hasOpenTurn } from "./conversation.ts";
+import { danglingCalls, hasOpenTurn, type OpenCall } from "./conversation.ts";
 import { applyModeName, initialMode } from "./modes.ts";
 import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
@@ -642,7 +642,7 @@ export class SessionManager {
     this.append(sessionId, { kind: "turn.ended", reason: "error", message });
   }
 
-  private recordSkipped(sessionId: string, calls: ToolCallToRun[], why: string): void {
+  private recordSkipped(sessionId: string, calls: OpenCall[], why: string): void {
     for (const call of calls) {
       this.append(sessionId, {
         kind: "tool.result",
