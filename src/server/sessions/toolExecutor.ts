@@ -87,8 +87,11 @@ export class ToolExecutor {
     // suspended async function with its frame.
     // One reaction for both outcomes, not a `.finally` (its promise, reaction and closures):
     // the extras are released once the step failed or the handler ended.
+    // The reactions keep the tool's name, not the call, whose input is one more copy of the
+    // question while it waits (issue 15).
+    const name = call.name;
     return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal).then(
-      (step) => this.afterStep(sessionId, contract, call, step, context, signal),
+      (step) => this.afterStep(sessionId, contract, name, step, context, signal),
       (error: unknown) => {
         this.extras?.release(sessionId);
         throw error;
@@ -165,7 +168,7 @@ export class ToolExecutor {
   private async afterStep(
     sessionId: string,
     contract: ToolContract<unknown>,
-    call: ToolCallToRun,
+    name: string,
     step: StepResult,
     context: ToolContext,
     signal: AbortSignal,
@@ -177,9 +180,7 @@ export class ToolExecutor {
         return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
       } catch (error) {
         if (signal.aborted) throw error;
-        return failure(
-          `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        return failure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     } finally {
       this.extras?.release(sessionId);
@@ -200,10 +201,12 @@ export class ToolExecutor {
     signal: AbortSignal,
   ): Promise<StepResult> {
     const step = contract.userStep!;
+    // Not `call` in the closures: its input is one more copy of the question (issue 15).
+    const name = call.name;
     const refused = (error: unknown): StepResult => {
       if (signal.aborted) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
+      return { type: "refused", result: failure(`${name} failed: ${why}`) };
     };
     let asked: Promise<AskOutcome>;
     try {
