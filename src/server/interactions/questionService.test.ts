@@ -144,6 +144,21 @@ describe("UserQuestionService.ask", () => {
     expect(seen[0]?.[0]?.intent).toEqual({ kind: "plan-review", approve: "Approve" });
   });
 
+  it("[Q1] a batch already in its parsed shape is queued as the asker's own, not a copy (issue 15)", async () => {
+    const seen: AskUserQuestionItem[][] = [];
+    const service = new UserQuestionService(async (_sessionId, request) => {
+      seen.push(request.questions);
+      return { type: "cancelled" };
+    });
+    const questions = validateQuestionBatch([colourQuestion]);
+    await service.ask(
+      "sess_1",
+      { toolName: "AskUserQuestion", toolCallId: "c", questions },
+      new AbortController().signal,
+    );
+    expect(seen[0]).toBe(questions);
+  });
+
   it("[Q1] a malformed batch is refused before anything is stored", async () => {
     const harness = createHarness();
     await expect(

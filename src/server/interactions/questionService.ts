@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import {
   type AskUserQuestionItem,
   AskUserQuestionItems,
@@ -77,6 +78,9 @@ export class UserQuestionService {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.enqueue(sessionId, { ...request, questions }, signal);
+    // Issue 15: questions the asker's own schema already parsed come back equal; keeping the
+    // asker's copy spares every waiting question a second one.
+    const kept = isDeepStrictEqual(questions, request.questions) ? request.questions : questions;
+    return this.enqueue(sessionId, { ...request, questions: kept }, signal);
   }
 }

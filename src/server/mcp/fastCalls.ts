@@ -103,6 +103,18 @@ function sseHeaders(sessionId: string): Record<string, string> {
   };
 }
 
+/**
+ * Issue 15: Node keeps a response's head as a rope of ≈30 concatenated pieces for as long as the
+ * response is open (≈0.9 KB a waiting call); the same bytes as one flat string take a third.
+ * Header values are latin1 by Node's own check, so the round trip is exact.
+ */
+function flattenHead(response: ServerResponse): void {
+  const held = response as unknown as { _header?: unknown };
+  if (typeof held._header === "string") {
+    held._header = Buffer.from(held._header, "latin1").toString("latin1");
+  }
+}
+
 function eventText(eventId: string, message: JSONRPCMessage): string {
   return `event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`;
 }
@@ -133,7 +145,8 @@ export class FastCall {
 
   attach(response: ServerResponse): void {
     this.response = response;
-    response.once("close", () => {
+    // `on`, not `once`: "close" comes once, and a once-wrapper is three more objects per call.
+    response.on("close", () => {
       // B3: a dropped connection is not a cancel; the call waits for the agent to resume.
       if (this.response === response) this.response = undefined;
     });
@@ -212,6 +225,7 @@ export class FastStreams {
     );
     this.live.set(streamId, fast);
     response.writeHead(200, sseHeaders(sessionId));
+    flattenHead(response);
     fast.attach(response);
     if (version >= PRIMING_FROM) {
       const eventId = this.events.append(streamId, {});
@@ -250,6 +264,7 @@ export class FastStreams {
       return true;
     }
     response.writeHead(200, sseHeaders(sessionId));
+    flattenHead(response);
     this.events.eventsAfter(lastEventId, (eventId, message) => {
       response.write(eventText(eventId, message));
     });

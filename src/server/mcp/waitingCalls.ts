@@ -106,10 +106,9 @@ export class WaitingCalls {
     if (existing) return existing;
     const call = new WaitingCall(name, start);
     this.calls.set(key, call);
-    call.result.then(
-      () => this.forget(key, call),
-      () => this.forget(key, call),
-    );
+    // One closure for both outcomes: a waiting call holds one, not two.
+    const forget = () => this.forget(key, call);
+    call.result.then(forget, forget);
     return call;
   }
 

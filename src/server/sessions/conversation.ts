@@ -129,6 +129,9 @@ export interface DanglingCall {
   input: unknown;
 }
 
+/** A call without a result, by id and tool: what a cancelled turn records as skipped (Q8). */
+export type OpenCall = Pick<DanglingCall, "callId" | "name">;
+
 /** Tool calls of the open turn that have no result yet, folded entry by entry. */
 export class DanglingCalls {
   private readonly calls = new Map<string, DanglingCall>();
@@ -143,6 +146,26 @@ export class DanglingCalls {
 
   list(): DanglingCall[] {
     return [...this.calls.values()];
+  }
+}
+
+/**
+ * The same calls, by id and tool name only: a session kept in memory needs no more of them
+ * (a restart re-runs calls from the log), and each waiting call's input held here was another
+ * copy of its question (issue 15).
+ */
+export class OpenCalls {
+  /** Tool name by call id. */
+  private readonly calls = new Map<string, string>();
+
+  add(entry: SessionEntry): void {
+    if (entry.kind === "turn.started" || entry.kind === "turn.ended") this.calls.clear();
+    if (entry.kind === "tool.call") this.calls.set(entry.callId, entry.name);
+    if (entry.kind === "tool.result") this.calls.delete(entry.callId);
+  }
+
+  list(): OpenCall[] {
+    return [...this.calls].map(([callId, name]) => ({ callId, name }));
   }
 }
 

@@ -19,7 +19,7 @@ import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { TurnAborted, untilAborted } from "./abortable.ts";
-import { danglingCalls, hasOpenTurn } from "./conversation.ts";
+import { danglingCalls, hasOpenTurn, type OpenCall } from "./conversation.ts";
 import { applyModeName, initialMode } from "./modes.ts";
 import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
@@ -325,26 +325,29 @@ export class SessionManager {
       });
     }
     // Chained, not awaited: a burst of calls waiting on the user holds no suspended frames here.
+    // The reactions keep the call's id and name, not the call: its input would be one more copy
+    // of the question per waiting call (issue 15).
+    const ref: OpenCall = { callId: call.callId, name: call.name };
     return this.executor
       .run(sessionId, call, () => this.modes.get(sessionId), signal, tools)
       .then(
         (result) => {
-          this.recordResult(sessionId, call, result);
+          this.recordResult(sessionId, ref, result);
           return result;
         },
         (error: unknown) => {
           const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
           const result: ToolResult = {
-            output: `${call.name} produced no result: ${why}.`,
+            output: `${ref.name} produced no result: ${why}.`,
             isError: true,
           };
-          this.recordResult(sessionId, call, result);
+          this.recordResult(sessionId, ref, result);
           return result;
         },
       );
   }
 
-  private recordResult(sessionId: string, call: ToolCallToRun, result: ToolResult): void {
+  private recordResult(sessionId: string, call: OpenCall, result: ToolResult): void {
     this.append(sessionId, {
       kind: "tool.result",
       callId: call.callId,
@@ -642,7 +645,7 @@ export class SessionManager {
     this.append(sessionId, { kind: "turn.ended", reason: "error", message });
   }
 
-  private recordSkipped(sessionId: string, calls: ToolCallToRun[], why: string): void {
+  private recordSkipped(sessionId: string, calls: OpenCall[], why: string): void {
     for (const call of calls) {
       this.append(sessionId, {
         kind: "tool.result",

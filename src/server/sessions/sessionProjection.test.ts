@@ -101,6 +101,14 @@ describe("session projection (P6, T5): folded entry by entry, equal to a fresh l
     dir.remove();
   });
 
+  it("[Q8] holds a call still without a result by id and tool, not its input (issue 15)", () => {
+    log.createSession({ id: "s", title: "", model: "m", mode: plan });
+    const live = new SessionProjections(log).get("s");
+    log.append("s", { kind: "turn.started" });
+    log.append("s", { kind: "tool.call", callId: "a", name: "Read", input: { path: "a" } });
+    expect(live.danglingCalls()).toEqual([{ callId: "a", name: "Read" }]);
+  });
+
   it("[P6][T5] gives the same reminders, counts, calls and model context as a fresh load from the log, at every step", async () => {
     log.createSession({ id: "s", title: "", model: "m", mode: plan });
     const projections = new SessionProjections(log);
@@ -116,7 +124,9 @@ describe("session projection (P6, T5): folded entry by entry, equal to a fresh l
           expect(fresh.modeReminder(mode)).toEqual(nextModeReminder(stored, mode));
         }
         expect(live.assistantMessageCounts()).toEqual(assistantMessagesSince(stored));
-        expect(live.danglingCalls()).toEqual(danglingCalls(stored));
+        expect(live.danglingCalls()).toEqual(
+          danglingCalls(stored).map(({ callId, name }) => ({ callId, name })),
+        );
         expect(live.hasOpenTurn()).toBe(hasOpenTurn(stored));
         const messages = toModelMessages(stored);
         const conversation = live.weighedConversation();

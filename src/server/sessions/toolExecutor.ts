@@ -85,17 +85,28 @@ export class ToolExecutor {
     };
     // Chained, not awaited: a call waiting on the user holds one reaction here, not a
     // suspended async function with its frame.
-    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal)
-      .then((step) => this.afterStep(contract, call, step, context, signal))
-      .finally(() => this.extras?.release(sessionId));
+    // One reaction for both outcomes, not a `.finally` (its promise, reaction and closures):
+    // the extras are released once the step failed or the handler ended.
+    // The reactions keep the tool's name, not the call, whose input is one more copy of the
+    // question while it waits (issue 15).
+    const name = call.name;
+    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal).then(
+      (step) => this.afterStep(sessionId, contract, name, step, context, signal),
+      (error: unknown) => {
+        this.extras?.release(sessionId);
+        throw error;
+      },
+    );
   }
 
   /**
    * A7: a call re-run after a restart whose step was resolved before it runs from that
    * resolution; it was the call's permission, given under the mode of its time. Otherwise the
    * policy's verdict, then the approval card or the tool's own question (Q5).
+   * Not async (issue 15): an async function returning the question's promise adds a promise, a
+   * reaction and two resolving functions to every waiting call; a throw still rejects.
    */
-  private async stepOf(
+  private stepOf(
     sessionId: string,
     tool: AnyToolContract,
     call: ToolCallToRun,
@@ -104,51 +115,75 @@ export class ToolExecutor {
     context: ToolContext,
     signal: AbortSignal,
   ): Promise<StepResult> {
-    const contract = tool as ToolContract<unknown>;
-    const logged = this.deps.stepOf?.(sessionId, call.callId);
-    if (logged?.kind === "question" && contract.userStep) {
-      return this.fill(contract, input, toAskOutcome(logged.outcome));
+    try {
+      const contract = tool as ToolContract<unknown>;
+      const logged = this.deps.stepOf?.(sessionId, call.callId);
+      if (logged?.kind === "question" && contract.userStep) {
+        return Promise.resolve(this.fill(contract, input, toAskOutcome(logged.outcome)));
+      }
+      if (logged?.kind === "permission" && !contract.userStep) {
+        return this.loggedPermission(tool, call, input, toPermissionOutcome(logged.outcome));
+      }
+      const verdict = this.deps.permissions(tool, input, mode());
+      if (verdict.type === "deny") {
+        return Promise.resolve({
+          type: "refused",
+          result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
+        });
+      }
+      if (contract.userStep) {
+        return this.askUserStep(sessionId, contract, call, input, context, signal);
+      }
+      // Q5: a tool that asks the user itself runs; its own question is the asking.
+      if (verdict.type === "ask" && verdict.by !== "tool") {
+        return this.permissionStep(sessionId, tool, call, input, signal);
+      }
+      return Promise.resolve({ type: "filled", input, auto: false });
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (logged?.kind === "permission" && !contract.userStep) {
-      const refusal = await this.permitted(tool, call, input, toPermissionOutcome(logged.outcome));
-      return refusal
-        ? { type: "refused", result: refusal }
-        : { type: "filled", input, auto: false };
-    }
-    const verdict = this.deps.permissions(tool, input, mode());
-    if (verdict.type === "deny") {
-      return {
-        type: "refused",
-        result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
-      };
-    }
-    if (contract.userStep) {
-      return this.askUserStep(sessionId, contract, call, input, context, signal);
-    }
-    // Q5: a tool that asks the user itself runs; its own question is the asking.
-    if (verdict.type === "ask" && verdict.by !== "tool") {
-      const refusal = await this.askPermission(sessionId, tool, call, input, signal);
-      if (refusal) return { type: "refused", result: refusal };
-    }
-    return { type: "filled", input, auto: false };
+  }
+
+  private async loggedPermission(
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    outcome: PermissionOutcome,
+  ): Promise<StepResult> {
+    const refusal = await this.permitted(tool, call, input, outcome);
+    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
+  }
+
+  private async permissionStep(
+    sessionId: string,
+    tool: AnyToolContract,
+    call: ToolCallToRun,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<StepResult> {
+    const refusal = await this.askPermission(sessionId, tool, call, input, signal);
+    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
   }
 
   private async afterStep(
+    sessionId: string,
     contract: ToolContract<unknown>,
-    call: ToolCallToRun,
+    name: string,
     step: StepResult,
     context: ToolContext,
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    if (step.type === "refused") return step.result;
-    const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
     try {
-      return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return failure(
-        `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      if (step.type === "refused") return step.result;
+      const runContext: ToolContext = { ...context, answeredAutomatically: step.auto };
+      try {
+        return await untilAborted(contract.run(step.input, runContext), signal, STOP_GRACE_MS);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return failure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    } finally {
+      this.extras?.release(sessionId);
     }
   }
 
@@ -156,7 +191,8 @@ export class ToolExecutor {
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
    * decision carrying the filled input, which is re-validated before the handler sees it.
    */
-  private async askUserStep(
+  // Not async, as stepOf: the question's promise is chained, not wrapped.
+  private askUserStep(
     sessionId: string,
     contract: ToolContract<unknown>,
     call: ToolCallToRun,
@@ -165,10 +201,12 @@ export class ToolExecutor {
     signal: AbortSignal,
   ): Promise<StepResult> {
     const step = contract.userStep!;
+    // Not `call` in the closures: its input is one more copy of the question (issue 15).
+    const name = call.name;
     const refused = (error: unknown): StepResult => {
       if (signal.aborted) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      return { type: "refused", result: failure(`${call.name} failed: ${why}`) };
+      return { type: "refused", result: failure(`${name} failed: ${why}`) };
     };
     let asked: Promise<AskOutcome>;
     try {
@@ -183,7 +221,11 @@ export class ToolExecutor {
         STOP_GRACE_MS,
       );
     } catch (error) {
-      return refused(error);
+      try {
+        return Promise.resolve(refused(error));
+      } catch (aborted) {
+        return Promise.reject(aborted);
+      }
     }
     // Chained, not awaited (see run): the outcome fills the input, a failure refuses.
     return asked.then((outcome) => this.fill(contract, input, outcome), refused);
