@@ -50,6 +50,12 @@ const frames: ServerFrame[] = [
   { type: "inbox.snapshot", items },
 ];
 
+/** Follows the session list's link; the page's code loads on first use (issue 15). */
+async function openInbox(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByTestId("inbox-link"));
+  await screen.findByTestId("inbox");
+}
+
 function rows() {
   return within(screen.getByTestId("inbox-list")).getAllByTestId("inbox-item");
 }
@@ -74,8 +80,7 @@ describe("inbox page", () => {
   it("[U1] lists every waiting item oldest first with agent, session and kind", async () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     expect(rows().map((row) => row.getAttribute("data-interaction-id"))).toEqual([
       "q-m",
       "q-b",
@@ -108,8 +113,7 @@ describe("inbox page", () => {
         { type: "inbox.snapshot", items: [items[0] as InboxItem, impostor] },
       ],
     });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     const [own, agent] = rows() as [HTMLElement, HTMLElement];
     expect(within(own).getByTestId("inbox-agent")).toHaveTextContent("plangate");
     expect(within(own).queryByTestId("inbox-via-mcp")).toBeNull();
@@ -121,8 +125,7 @@ describe("inbox page", () => {
   it("[U1] j / k move through the list, Enter opens the same card, and an answer goes out", async () => {
     const user = userEvent.setup();
     const { sent, client } = renderShell(<App />, { frames });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     await user.keyboard("j");
     expect(rowButton(0)).toHaveFocus();
     await user.keyboard("jj");
@@ -163,8 +166,7 @@ describe("inbox page", () => {
         },
       ],
     });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     expect(rows().map((row) => row.getAttribute("data-interaction-id"))).toEqual([
       "q-1",
       "q-2",
@@ -183,8 +185,7 @@ describe("inbox page", () => {
   it("[U1] a permission request is decided from the inbox", async () => {
     const user = userEvent.setup();
     const { sent } = renderShell(<App />, { frames });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     await user.click(rowButton(2));
     await user.click(within(rows()[2] as HTMLElement).getByRole("button", { name: "Allow once" }));
     expect(sent).toContainEqual({
@@ -197,8 +198,7 @@ describe("inbox page", () => {
   it("[U1] ? shows the triage keys and Escape hides them", async () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     await user.keyboard("?");
     const help = screen.getByRole("dialog", { name: "Inbox shortcuts" });
     expect(help).toHaveTextContent("Next item");
@@ -224,8 +224,7 @@ describe("inbox page", () => {
   it("[U1] says so when nothing waits", async () => {
     const user = userEvent.setup();
     renderShell(<App />, { frames: [frames[0] as ServerFrame] });
-    await user.click(screen.getByTestId("inbox-link"));
-    await screen.findByTestId("inbox"); // the page's code loads on first use (issue 15)
+    await openInbox(user);
     expect(screen.getByText(/Nothing waits for you/)).toBeInTheDocument();
   });
 });
