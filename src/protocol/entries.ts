@@ -82,6 +82,20 @@ export const SessionEntry = z.discriminatedUnion("kind", [
 export type SessionEntry = z.infer<typeof SessionEntry>;
 export type SessionEntryKind = SessionEntry["kind"];
 
+/** The interaction an entry adds, changes or resolves; undefined for every other entry. */
+export function interactionIdOf(entry: SessionEntry): string | undefined {
+  switch (entry.kind) {
+    case "interaction.requested":
+      return entry.request.interactionId;
+    case "interaction.countdown":
+    case "interaction.draft":
+    case "interaction.resolved":
+      return entry.interactionId;
+    default:
+      return undefined;
+  }
+}
+
 /** An entry as stored and sent: its place in the log and when it was written (server ms). */
 export const StoredEntry = z.strictObject({
   seq: z.number().check(z.int(), z.positive()),

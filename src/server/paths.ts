@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 function findProjectRoot(from: string): string {
@@ -16,3 +17,11 @@ export const projectRoot = findProjectRoot(import.meta.dirname);
 
 /** The scenarios `scripted:<name>` plays; read from the sources, also by the bundle. */
 export const scenariosDir = join(projectRoot, "src", "server", "models", "scripted", "scenarios");
+
+/**
+ * A package's entry as plangate's own require finds it: for the worker threads (a CommonJS file
+ * loaded by path from the sources), which resolve nothing from where they are loaded.
+ */
+export function packageEntry(name: string): string {
+  return createRequire(join(projectRoot, "package.json")).resolve(name);
+}

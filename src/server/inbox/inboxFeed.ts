@@ -1,11 +1,11 @@
 import {
   type InboxItem,
   inboxOrder,
+  interactionIdOf,
   type ServerFrame,
-  type SessionEntry,
   type StoredEntry,
 } from "../../protocol/index.ts";
-import type { InteractionRegistry, PendingInteractionView } from "../interactions/port.ts";
+import type { InteractionRegistry } from "../interactions/port.ts";
 
 type InboxFrame = Extract<ServerFrame, { type: "inbox.snapshot" | "inbox.changed" }>;
 type ChangedFrame = Extract<ServerFrame, { type: "inbox.changed" }>;
@@ -16,30 +16,6 @@ export interface InboxFeedDeps {
     subscribe(listener: (sessionId: string, stored: StoredEntry) => void): () => void;
   };
   interactions: Pick<InteractionRegistry, "pending" | "pendingOne">;
-}
-
-/** The interaction an entry adds, changes or removes; undefined for every other entry. */
-function interactionOf(entry: SessionEntry): string | undefined {
-  switch (entry.kind) {
-    case "interaction.requested":
-      return entry.request.interactionId;
-    case "interaction.countdown":
-    case "interaction.draft":
-    case "interaction.resolved":
-      return entry.interactionId;
-    default:
-      return undefined;
-  }
-}
-
-function itemOf(view: PendingInteractionView): InboxItem {
-  const item: InboxItem = {
-    request: view.request,
-    countdown: view.countdown,
-    queueOrder: view.queueOrder,
-  };
-  if (view.draft) item.draft = view.draft;
-  return item;
 }
 
 /**
@@ -58,7 +34,7 @@ export class InboxFeed {
 
   constructor(private readonly deps: InboxFeedDeps) {
     this.unsubscribe = deps.log.subscribe((_sessionId, stored) => {
-      const interactionId = interactionOf(stored.entry);
+      const interactionId = interactionIdOf(stored.entry);
       if (interactionId === undefined) return;
       if (this.dirty.size === 0) queueMicrotask(() => this.flush());
       this.dirty.add(interactionId);
@@ -71,8 +47,8 @@ export class InboxFeed {
     const items: InboxItem[] = [];
     this.sent.clear();
     for (const { id } of this.deps.log.listSessions()) {
-      for (const view of this.deps.interactions.pending(id)) {
-        const item = itemOf(view);
+      // A registry view is a fresh object of the item's shape: it is sent as it is.
+      for (const item of this.deps.interactions.pending(id)) {
         this.sent.set(item.request.interactionId, item);
         items.push(item);
       }
@@ -84,7 +60,7 @@ export class InboxFeed {
   item(sessionId: string, interactionId: string): InboxItem | undefined {
     this.flush();
     const view = this.deps.interactions.pendingOne(interactionId);
-    return view && view.request.sessionId === sessionId ? itemOf(view) : undefined;
+    return view?.request.sessionId === sessionId ? view : undefined;
   }
 
   onChange(listener: (frame: InboxFrame) => void): () => void {
@@ -101,14 +77,13 @@ export class InboxFeed {
     if (this.dirty.size === 0) return;
     const frame: ChangedFrame = { type: "inbox.changed", upserted: [], removed: [] };
     for (const interactionId of this.dirty) {
-      const view = this.deps.interactions.pendingOne(interactionId);
+      const item = this.deps.interactions.pendingOne(interactionId);
       const old = this.sent.get(interactionId);
-      if (!view) {
+      if (!item) {
         if (old) frame.removed.push(interactionId);
         this.sent.delete(interactionId);
         continue;
       }
-      const item = itemOf(view);
       if (!old || !sameItem(old, item)) frame.upserted.push(item);
       this.sent.set(interactionId, item);
     }

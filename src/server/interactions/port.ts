@@ -1,8 +1,7 @@
 import type {
   AnsweredBy,
   AskUserQuestionItem,
-  CountdownState,
-  InteractionRequest,
+  InboxItem,
   PermissionDecision,
   QuestionAnswers,
   QuestionDraft,
@@ -69,15 +68,11 @@ export interface InteractionPort {
   close(): void;
 }
 
-/** Q7: one pending interaction as the registry holds it, for snapshots and hints. */
-export interface PendingInteractionView {
-  request: InteractionRequest;
-  /** `ineligible` also while it waits behind the head and has not been timed yet. */
-  countdown: CountdownState;
-  draft?: QuestionDraft;
-  /** Its place in its session's arrival order: unchanged while it waits (see InboxItem). */
-  queueOrder: number;
-}
+/**
+ * Q7: one pending interaction as the registry holds it, for snapshots and hints: the inbox's item
+ * itself (its countdown is `ineligible` also while it waits behind the head, not yet timed).
+ */
+export type PendingInteractionView = InboxItem;
 
 /**
  * X2: an accepted late answer. The caller records it as a synthetic user message carrying

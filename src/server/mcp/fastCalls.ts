@@ -9,13 +9,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { SpreadBeat } from "./spreadBeat.ts";
 import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
+import type { WaitingCall } from "./waitingCalls.ts";
 
 /** The MCP session a fast call belongs to; its streams are stored under the session's prefix. */
 export interface StreamOwner {
   readonly events: SessionEvents;
 }
-
-import type { WaitingCall } from "./waitingCalls.ts";
 
 /** The SDK writes a priming event (an id to resume from) for clients from this revision on. */
 const PRIMING_FROM = "2025-11-25";
@@ -104,11 +103,13 @@ function sseHeaders(sessionId: string): Record<string, string> {
 }
 
 /**
- * Issue 15: Node keeps a response's head as a rope of ≈30 concatenated pieces for as long as the
- * response is open (≈0.9 KB a waiting call); the same bytes as one flat string take a third.
- * Header values are latin1 by Node's own check, so the round trip is exact.
+ * The stream's head, as the SDK writes it. Node keeps a response's head as a rope of ≈30
+ * concatenated pieces for as long as the response is open (≈0.9 KB a waiting call, issue 15);
+ * the same bytes as one flat string take a third. Header values are latin1 by Node's own check,
+ * so the round trip is exact.
  */
-function flattenHead(response: ServerResponse): void {
+function writeSseHead(response: ServerResponse, sessionId: string): void {
+  response.writeHead(200, sseHeaders(sessionId));
   const held = response as unknown as { _header?: unknown };
   if (typeof held._header === "string") {
     held._header = Buffer.from(held._header, "latin1").toString("latin1");
@@ -224,8 +225,7 @@ export class FastStreams {
       request.progressToken,
     );
     this.live.set(streamId, fast);
-    response.writeHead(200, sseHeaders(sessionId));
-    flattenHead(response);
+    writeSseHead(response, sessionId);
     fast.attach(response);
     if (version >= PRIMING_FROM) {
       const eventId = this.events.append(streamId, {});
@@ -263,8 +263,7 @@ export class FastStreams {
       );
       return true;
     }
-    response.writeHead(200, sseHeaders(sessionId));
-    flattenHead(response);
+    writeSseHead(response, sessionId);
     this.events.eventsAfter(lastEventId, (eventId, message) => {
       response.write(eventText(eventId, message));
     });

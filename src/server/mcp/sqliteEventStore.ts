@@ -207,7 +207,7 @@ export class SessionEvents implements EventStore {
   /** The session's own id for a stored stream; undefined when another session owns it. */
   localStreamIdOf(eventId: EventId): StreamId | undefined {
     const stored = this.store.streamIdOf(eventId);
-    return stored?.startsWith(this.prefix) ? stored.slice(this.prefix.length) : undefined;
+    return stored !== undefined && this.owns(stored) ? this.localOf(stored) : undefined;
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
@@ -222,11 +222,17 @@ export class SessionEvents implements EventStore {
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
   ): Promise<StreamId> {
-    const stored = await this.store.replayIf(lastEventId, send, (streamId) =>
-      streamId.startsWith(this.prefix),
-    );
+    const stored = await this.store.replayIf(lastEventId, send, (streamId) => this.owns(streamId));
     // The SDK asks getStreamIdForEventId first and answers 400 for another's stream.
     if (stored === undefined) throw new Error("not a stream of this MCP session");
-    return stored.slice(this.prefix.length);
+    return this.localOf(stored);
+  }
+
+  private owns(storedStreamId: StreamId): boolean {
+    return storedStreamId.startsWith(this.prefix);
+  }
+
+  private localOf(storedStreamId: StreamId): StreamId {
+    return storedStreamId.slice(this.prefix.length);
   }
 }

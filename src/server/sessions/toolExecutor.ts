@@ -83,12 +83,10 @@ export class ToolExecutor {
       signal,
       mode,
     };
-    // Chained, not awaited: a call waiting on the user holds one reaction here, not a
-    // suspended async function with its frame.
-    // One reaction for both outcomes, not a `.finally` (its promise, reaction and closures):
-    // the extras are released once the step failed or the handler ended.
-    // The reactions keep the tool's name, not the call, whose input is one more copy of the
-    // question while it waits (issue 15).
+    // Chained, not awaited, with one reaction for both outcomes (the extras are released once
+    // the step failed or the handler ended): a call waiting on the user holds no suspended frame
+    // and no `.finally`. The reactions keep the tool's name, not the call, whose input is one
+    // more copy of the question while it waits (issue 15).
     const name = call.name;
     return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal).then(
       (step) => this.afterStep(sessionId, contract, name, step, context, signal),
@@ -150,8 +148,7 @@ export class ToolExecutor {
     input: unknown,
     outcome: PermissionOutcome,
   ): Promise<StepResult> {
-    const refusal = await this.permitted(tool, call, input, outcome);
-    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
+    return permissionStepOf(await this.permitted(tool, call, input, outcome), input);
   }
 
   private async permissionStep(
@@ -161,8 +158,7 @@ export class ToolExecutor {
     input: unknown,
     signal: AbortSignal,
   ): Promise<StepResult> {
-    const refusal = await this.askPermission(sessionId, tool, call, input, signal);
-    return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
+    return permissionStepOf(await this.askPermission(sessionId, tool, call, input, signal), input);
   }
 
   private async afterStep(
@@ -293,4 +289,9 @@ type StepResult =
 
 function failure(output: string): ToolResult {
   return { output, isError: true };
+}
+
+/** A permission step's result: the refusal, or the input as given. */
+function permissionStepOf(refusal: ToolResult | undefined, input: unknown): StepResult {
+  return refusal ? { type: "refused", result: refusal } : { type: "filled", input, auto: false };
 }

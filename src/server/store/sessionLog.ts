@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import {
   type ExecutionMode,
+  interactionIdOf,
   PermissionMode,
   SessionEntry,
   type StoredEntry,
@@ -417,7 +418,7 @@ export class SessionLog {
     );
     if (!row) throw new SessionNotFoundError(sessionId);
     const seq = row.last_seq;
-    const interactionId = interactionIdOf(entry);
+    const interactionId = interactionIdOf(entry) ?? null;
     // R3/S2: a resolution is written once, whichever server or timer comes second.
     if (entry.kind === "interaction.resolved" && this.isResolved(sessionId, entry.interactionId)) {
       throw new AlreadyResolvedError(entry.interactionId);
@@ -523,19 +524,6 @@ function toStored(row: EntryRow): StoredEntry {
     // P1: older logs stored plan as a mode of its own; entries leave here in today's shape.
     entry: upgradeStoredEntry(JSON.parse(row.body) as SessionEntry),
   };
-}
-
-function interactionIdOf(entry: SessionEntry): string | null {
-  switch (entry.kind) {
-    case "interaction.requested":
-      return entry.request.interactionId;
-    case "interaction.countdown":
-    case "interaction.draft":
-    case "interaction.resolved":
-      return entry.interactionId;
-    default:
-      return null;
-  }
 }
 
 function toRecord(row: SessionRow): SessionRecord {

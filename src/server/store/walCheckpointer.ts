@@ -1,8 +1,7 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Database } from "better-sqlite3";
-import { projectRoot } from "../paths.ts";
+import { packageEntry, projectRoot } from "../paths.ts";
 
 /** Often enough that the log stays small, which also keeps reads through it fast. */
 const CHECKPOINT_EVERY_MS = 250;
@@ -36,7 +35,7 @@ export function startWalCheckpointer(
   everyMs = CHECKPOINT_EVERY_MS,
 ): WalCheckpointer {
   const stopped = new Int32Array(new SharedArrayBuffer(4));
-  const driverPath = createRequire(join(projectRoot, "package.json")).resolve("better-sqlite3");
+  const driverPath = packageEntry("better-sqlite3");
   const worker = new Worker(join(projectRoot, "src/server/store/walCheckpointWorker.cjs"), {
     workerData: { path, driverPath, everyMs, stopped: stopped.buffer },
   });

@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { projectRoot } from "../../paths.ts";
+import { packageEntry, projectRoot } from "../../paths.ts";
 import type { SqlDb, SqlValue } from "../sqlDb.ts";
 
 /** Longer than any statement plangate sends; a server that stays silent this long is gone. */
@@ -36,7 +35,7 @@ export class PgError extends Error {
 export function openPgSqlDb(url: string): SqlDb {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1: replies, port2: workerReplies } = new MessageChannel();
-  const pgPath = createRequire(join(projectRoot, "package.json")).resolve("pg");
+  const pgPath = packageEntry("pg");
   const worker = new Worker(join(projectRoot, "src/server/store/postgres/pgSyncWorker.cjs"), {
     workerData: { url, pgPath, signal: signal.buffer, replies: workerReplies },
     transferList: [workerReplies],
