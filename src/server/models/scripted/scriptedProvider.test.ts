@@ -89,6 +89,24 @@ describe("[M1] scripted provider", () => {
     await expect(pending).rejects.toThrow("stop");
   });
 
+  it("[R12] matches a 100,000-character message against a backtracking pattern in linear time", async () => {
+    const nested = parseScenario(
+      'turns:\n  - match: "^(a+)+$"\n    steps: [{ say: nested }]\n  - steps: [{ say: fallback }]\n',
+      "nested.yaml",
+    );
+    // A backtracking engine would not finish before the test's time limit.
+    const response = await new ScriptedProvider("scripted/nested", nested).complete(
+      request([{ role: "user", content: `${"a".repeat(100_000)}!` }]),
+    );
+    expect(response.text).toBe("fallback");
+  });
+
+  it("[R12] refuses a scenario whose pattern needs backtracking (a backreference)", () => {
+    expect(() =>
+      parseScenario('turns:\n  - match: "(a)\\\\1"\n    steps: [{ say: x }]\n', "backref.yaml"),
+    ).toThrow(/at turns.0.match: not a valid regular expression/);
+  });
+
   it("says so when no turn matches", async () => {
     const strict = parseScenario('turns:\n  - match: "^x$"\n    steps: [{ say: hi }]\n', "m.yaml");
     const response = await new ScriptedProvider("scripted/m", strict).complete(
