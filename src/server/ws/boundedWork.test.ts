@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_FRAME_BYTES } from "../../protocol/index.ts";
-import { MAX_FRAME_VALUES } from "./readFrame.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 import { globTool } from "../tools/glob.ts";
 import { grepTool } from "../tools/grep.ts";
+import { MAX_FRAME_VALUES } from "./readFrame.ts";
 
 describe("[R12] bounded work per input", () => {
   let t: TestServer;
