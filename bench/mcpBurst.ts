@@ -17,7 +17,6 @@
 // the log; p99 ≤ 20 ms), and as the agent sees it (its call's reply read − `deadlineAt`).
 
 import { writeFileSync } from "node:fs";
-import { Agent as HttpAgent, get as httpGet } from "node:http";
 import Database from "better-sqlite3";
 import { systemClock } from "../src/server/clock.ts";
 import { MAX_CONNECTIONS } from "../src/server/mcp/mcpBridge.ts";
@@ -28,6 +27,7 @@ import { type Figure, median, percentile } from "./figures.ts";
 import { genericQuestion } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { buildPage } from "./lib/build.ts";
+import { type PageGetter, startPageGetter } from "./lib/pageGetter.ts";
 import { sleep } from "./lib/session.ts";
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 2000);
@@ -46,22 +46,6 @@ const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 2);
 const INTAKE_LIMIT_MS = DEADLINE_MS * (ROUNDS + 1);
 
 const TAG = /\(burst (\d+)\)/;
-
-/** GET on the given agent's connection, the body read whole. */
-function getPage(url: string, token: string, agent: HttpAgent): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = httpGet(
-      url,
-      { agent, headers: { authorization: `Bearer ${token}` } },
-      (res) => {
-        res.on("data", () => {});
-        res.on("end", () => resolve());
-        res.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-  });
-}
 
 interface Usage {
   memory: NodeJS.MemoryUsage;
@@ -138,7 +122,7 @@ export async function run(): Promise<Figure[]> {
     deadlineMs: DEADLINE_MS,
   });
   const controllers: AbortController[] = [];
-  let probing = true;
+  let getter: PageGetter | undefined;
   try {
     await server.start();
     const endpoint = `${server.origin}/mcp`;
@@ -151,19 +135,10 @@ export async function run(): Promise<Figure[]> {
     const counts = intakeCounter(server.dbPath);
     const before = await server.call<Usage>({ cmd: "usage", gc: true });
 
-    const gets: Array<{ at: number; ms: number }> = [];
-    // A page already open: its own kept-alive connection, connected before the burst, so the
-    // figure is the server's loop, not a new connection's wait behind 10k in the accept queue.
-    const pageAgent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
-    await getPage(`${server.origin}/`, server.token, pageAgent);
-    const prober = (async () => {
-      while (probing) {
-        const started = performance.now();
-        await getPage(`${server.origin}/`, server.token, pageAgent);
-        gets.push({ at: Date.now(), ms: performance.now() - started });
-        await sleep(5);
-      }
-    })();
+    // A page already open, in a process of its own: its own kept-alive connection, connected
+    // before the burst, so the figure is the server's loop, not the senders' nor a new
+    // connection's wait behind 10k in the accept queue.
+    getter = await startPageGetter(`${server.origin}/`, server.token);
     await sleep(200);
 
     const sent = Date.now();
@@ -230,14 +205,13 @@ export async function run(): Promise<Figure[]> {
     // The agents read their last replies.
     const readBy = Date.now() + 1000;
     while (settled < Math.min(CALLS, want) && Date.now() < readBy) await sleep(50);
-    probing = false;
-    await prober;
-    pageAgent.destroy();
+    const gets = await getter.stop();
 
     const fired = firedDeadlines(server.dbPath, seen);
-    // BENCH_MCP_DUMP=file keeps each fired deadline (due, written, seen; epoch ms) for a look.
+    // BENCH_MCP_DUMP=file keeps each fired deadline (due, written, seen; epoch ms) and each GET
+    // (end, ms) for a look.
     if (process.env.BENCH_MCP_DUMP) {
-      writeFileSync(process.env.BENCH_MCP_DUMP, JSON.stringify({ sent, intakeEnd, fired }));
+      writeFileSync(process.env.BENCH_MCP_DUMP, JSON.stringify({ sent, intakeEnd, fired, gets }));
     }
     const afterIntake = fired.filter((deadline) => deadline.due >= intakeEnd);
     const duringIntake = fired.filter((deadline) => deadline.due < intakeEnd);
@@ -321,7 +295,7 @@ export async function run(): Promise<Figure[]> {
       },
     ];
   } finally {
-    probing = false;
+    getter?.kill();
     for (const controller of controllers) controller.abort();
     await server.stop();
   }

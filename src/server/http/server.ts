@@ -48,6 +48,7 @@ import { NOT_BUILT_PAGE } from "./auth.ts";
 import { checkBindHost } from "./reach.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
+import { PageDocument } from "./pageDocument.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
 
@@ -329,7 +330,12 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     allowLoopbackEndpoints: options.allowLoopbackPushEndpoints ?? false,
   });
   const built = existsSync(join(distDir, "index.html"));
+  const page = new PageDocument(distDir);
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) =>
+    page.send(request, reply) ??
+    reply.code(503).type("text/plain; charset=utf-8").send(NOT_BUILT_PAGE);
   if (built) {
+    app.get("/", sendPage);
     // The build writes .br and .gz beside each asset; the plugin picks one by Accept-Encoding.
     await app.register(fastifyStatic, {
       root: distDir,
@@ -345,7 +351,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       return reply.code(404).type("text/plain; charset=utf-8").send("Not found\n");
     }
     // SPA fallback: client-side routes load the page, which routes itself.
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    return sendPage(request, reply);
   });
 
   let following: EntryNotifications | undefined;
