@@ -1,4 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
@@ -113,5 +115,94 @@ describe("the page as served", () => {
     const icon = await get(t.server.port, "/favicon.svg", cookie());
     expect(icon.status).toBe(200);
     expect(String(icon.headers["content-type"])).toContain("image/svg+xml");
+  });
+});
+
+/**
+ * Occupies every thread of libuv's pool (file system calls run there): opening a FIFO for
+ * reading waits until a writer opens it. `release` opens the writers.
+ */
+async function holdThreadPool(dir: string): Promise<{ release(): Promise<void> }> {
+  const size = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const fifos = Array.from({ length: size }, (_, index) => join(dir, `fifo-${index}`));
+  for (const fifo of fifos) execFileSync("mkfifo", [fifo]);
+  const readers = fifos.map((fifo) => open(fifo, "r"));
+  return {
+    async release() {
+      for (const fifo of fifos) closeSync(openSync(fifo, "w"));
+      for (const reader of await Promise.all(readers)) await reader.close();
+    },
+  };
+}
+
+describe("[W1] the page document", () => {
+  let t: TestServer;
+  let dist: ReturnType<typeof tempDir>;
+  const page = (version: string) =>
+    `<!doctype html><title>plangate ${version}</title>${"<link rel=modulepreload>".repeat(20)}`;
+  const headers = (extra: Record<string, string> = {}) => ({
+    cookie: `plangate_token_${t.server.port}=${t.server.token}`,
+    accept: "text/html",
+    ...extra,
+  });
+  const build = (version: string) => {
+    writeFileSync(join(dist.path, "index.html"), page(version));
+    writeFileSync(join(dist.path, "index.html.br"), brotliCompressSync(page(version)));
+  };
+
+  beforeAll(async () => {
+    dist = tempDir();
+    build("one");
+    t = await startTestServer({ distDir: dist.path });
+  });
+  afterAll(async () => {
+    await t.stop();
+    dist.remove();
+  });
+
+  it("[W1][B5] is sent while every file-system thread is busy: it does not wait for a file read (issue 15: the page during a burst of agent calls)", async () => {
+    // Once, so the page is in memory: the first request may read the build.
+    expect((await get(t.server.port, "/", headers())).status).toBe(200);
+    const pool = await holdThreadPool(dist.path);
+    let released = false;
+    // Without this a page read from disk would hang the test: it then fails, not hangs.
+    const fallback = setTimeout(() => {
+      released = true;
+      void pool.release();
+    }, 5_000);
+    try {
+      const response = await get(t.server.port, "/", headers());
+      expect(released).toBe(false);
+      expect(response.status).toBe(200);
+      expect(response.body.toString()).toBe(page("one"));
+    } finally {
+      clearTimeout(fallback);
+      if (!released) await pool.release();
+    }
+  });
+
+  it("[W1] answers a repeat visit with 304 by its ETag, per encoding, and sends a rebuilt page at once", async () => {
+    const first = await get(t.server.port, "/", headers({ "accept-encoding": "br" }));
+    expect(first.headers["content-encoding"]).toBe("br");
+    const etag = String(first.headers.etag);
+    const again = await get(
+      t.server.port,
+      "/",
+      headers({ "accept-encoding": "br", "if-none-match": etag }),
+    );
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const plain = await get(t.server.port, "/", headers({ "if-none-match": etag }));
+    expect(plain.status).toBe(200);
+    expect(plain.headers.etag).not.toBe(etag);
+
+    build("two, longer than the first");
+    const rebuilt = await get(
+      t.server.port,
+      "/",
+      headers({ "accept-encoding": "gzip, br", "if-none-match": etag }),
+    );
+    expect(rebuilt.status).toBe(200);
+    expect(brotliDecompressSync(rebuilt.body).toString()).toBe(page("two, longer than the first"));
   });
 });
