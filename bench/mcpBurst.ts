@@ -2,8 +2,8 @@
 // 10,000) ask_user_question calls from BENCH_MCP_AGENTS agents (default 50, each its own MCP
 // session and plangate session; at most the server's MCP connection limit, past which it
 // retires idle connections and their calls are refused with 404), all sent at once over
-// Streamable HTTP on loopback to the real server in its own process. Meanwhile another client
-// requests `/` back to back.
+// Streamable HTTP on loopback to the real server in its own process. Meanwhile a page, in a
+// process of its own (bench/lib/pageGetter.ts), requests `/` back to back.
 // Two phases, told apart by the session log (read from this process, not the server's loop):
 // intake, until every call's question is stored (`interaction.requested`, counted whether or not
 // it is still pending), then the deadlines. A head counts down from when it becomes the head
