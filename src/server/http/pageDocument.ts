@@ -47,7 +47,10 @@ export class PageDocument {
       .header("vary", "accept-encoding")
       .header("etag", copy.etag);
     if (copy !== held.copies.get("identity")) reply.header("content-encoding", encoding);
-    if (request.headers["if-none-match"] === copy.etag) return reply.code(304).send();
+    const known = request.headers["if-none-match"];
+    if (known !== undefined && known.split(",").some((tag) => tag.trim() === copy.etag)) {
+      return reply.code(304).send();
+    }
     return reply.send(copy.body);
   }
 
