@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Markdown, prefetchMarkdown } from "./Markdown.tsx";
 
 // The parser loads lazily; wait until the plain-text fallback has been replaced.
@@ -84,6 +84,40 @@ describe("Markdown", () => {
     expect(headings()).toBeLessThan(60);
     await waitFor(() => expect(headings()).toBe(60), { timeout: 10_000 });
     expect(screen.getByRole("heading", { name: "Step 59" })).toBeInTheDocument();
+  });
+
+  it("[W1] renders a long plan in steps of a display frame's script, the first step short", async () => {
+    const plan = Array.from(
+      { length: 400 },
+      (_, i) => `${i + 1}. Step ${i}: update \`module${i}.ts\` so that *cache* entry ${i} expires`,
+    ).join("\n");
+    await prefetchMarkdown();
+    // A clock in which each block rendered costs 5 ms, however often it is read.
+    const holder = document.createElement("div");
+    document.body.append(holder);
+    const blocks = () => holder.querySelectorAll(".md-block").length;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => blocks() * 5);
+    try {
+      const perStep: number[] = [];
+      // Mutation records are delivered once per task: one list of additions per render step.
+      const observer = new MutationObserver((records) => {
+        const added = records.flatMap((record) => [...record.addedNodes]);
+        const count = added.filter((node) => (node as Element).classList?.contains("md-block"));
+        if (count.length > 0) perStep.push(count.length);
+      });
+      const { container } = render(<Markdown text={plan} />, { container: holder });
+      observer.observe(container, { childList: true, subtree: true });
+      const total = (await import("./splitBlocks.ts")).splitMarkdownBlocks(plan).length;
+      await waitFor(() => expect(blocks()).toBe(total), { timeout: 10_000 });
+      observer.disconnect();
+      // 8 ms: two blocks of 5 ms; then 16 ms: four, but for what is left at the end.
+      expect(perStep[0]).toBe(2);
+      expect(perStep.slice(1, -1)).toEqual(perStep.slice(1, -1).map(() => 4));
+      expect(perStep.length).toBeGreaterThan(3);
+    } finally {
+      now.mockRestore();
+      holder.remove();
+    }
   });
 
   it("[R5] drops a data: image URL", async () => {

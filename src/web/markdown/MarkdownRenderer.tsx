@@ -42,8 +42,13 @@ const Page = memo(function Page({
 // known before the next is started: a step overruns STEP_MS by at most one block (~1.5 KB), on
 // any machine and under any load. Blocks off screen skip layout (content-visibility in
 // markdown.css), so the layout of a step in the next frame stays small too.
+// Every step is followed by a rendering update that costs ~3 ms however little it added (style,
+// layout, paint of the visible plan): 8 ms steps spent a quarter of a long plan's time on
+// frames showing nothing new, so later steps fill a display frame. The first step may run
+// before the first screen is painted, so it stays short.
 const FIRST_CHARS = 2000;
-const STEP_MS = 8;
+const FIRST_STEP_MS = 8;
+const STEP_MS = 16;
 
 function nextEnd(split: LazySplit, start: number, budget: number): number {
   let end = start;
@@ -73,6 +78,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
     // A message, not a timer: nested timers are held back at least 4 ms each.
     const channel = new MessageChannel();
     let stopped = false;
+    let budget = FIRST_STEP_MS;
     channel.port1.onmessage = () => {
       if (stopped) return;
       const began = performance.now();
@@ -81,7 +87,8 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
         end += 1;
         const next = end;
         flushSync(() => setShown(next));
-      } while (!stopped && split.has(end) && performance.now() - began < STEP_MS);
+      } while (!stopped && split.has(end) && performance.now() - began < budget);
+      budget = STEP_MS;
       if (!stopped && split.has(end)) channel.port2.postMessage(null);
     };
     channel.port2.postMessage(null);

@@ -133,6 +133,14 @@ describe("renderMarkdown", () => {
     );
   });
 
+  it("[W1] renders a list's items as its only children, without newlines between them", () => {
+    // Issue 15: a 300 KB list is ~4,500 items; a newline text node between each pair was a
+    // DOM node and a React fiber in seven, for whitespace the browser never renders.
+    expect(ours("1. one\n2. `two`\n\n- [x] three\n- four\n  - five\n")).toBe(
+      '<ol><li>one</li><li><code>two</code></li></ol>\n<ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" disabled="" checked=""/> three</li><li>four\n<ul><li>five</li></ul>\n</li></ul>',
+    );
+  });
+
   it("[W1] reuses the elements of a section it has rendered before", () => {
     const text = "## Cached\n\n- a\n- b";
     expect(renderMarkdown(text)).toBe(renderMarkdown(text));
