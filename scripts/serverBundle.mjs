@@ -63,16 +63,12 @@ function writeWhole(path, contents) {
   renameSync(temp, path);
 }
 
-/** Bundles the server; each file is swapped in whole, the stamp last. */
-export async function buildBundle(root) {
-  const { build } = await import("esbuild");
-  const builtAt = Date.now();
-  const outDir = join(root, OUT_DIR);
-  const path = join(outDir, BUNDLE);
-  const result = await build({
+/** esbuild's options for the server bundle of the project at `root`. */
+export function bundleOptions(root) {
+  return {
     absWorkingDir: root,
     entryPoints: [ENTRY],
-    outfile: path,
+    outfile: join(root, OUT_DIR, BUNDLE),
     write: false,
     bundle: true,
     platform: "node",
@@ -91,7 +87,30 @@ export async function buildBundle(root) {
     legalComments: "external",
     metafile: true,
     logLevel: "warning",
-  });
+  };
+}
+
+/**
+ * The bundled inputs a start runs before anything is asked of it: those the entry reaches by
+ * static imports. One reached only through a dynamic import() runs when that import is made.
+ */
+export function startupInputs(metafile) {
+  const reached = new Set([ENTRY]);
+  for (const input of reached) {
+    for (const entry of metafile.inputs[input]?.imports ?? []) {
+      if (entry.kind !== "dynamic-import" && !entry.external) reached.add(entry.path);
+    }
+  }
+  return reached;
+}
+
+/** Bundles the server; each file is swapped in whole, the stamp last. */
+export async function buildBundle(root) {
+  const { build } = await import("esbuild");
+  const builtAt = Date.now();
+  const outDir = join(root, OUT_DIR);
+  const path = join(outDir, BUNDLE);
+  const result = await build(bundleOptions(root));
   const lateImports = Object.values(result.metafile.outputs)
     .flatMap((output) => output.imports)
     .filter((entry) => entry.kind === "dynamic-import" && entry.external);

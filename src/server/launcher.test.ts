@@ -83,6 +83,30 @@ describe("the npm start launcher", () => {
     client.send({ type: "hello", protocol: PROTOCOL_VERSION });
     const welcome = await client.next("welcome");
     expect(welcome.protocol).toBe(PROTOCOL_VERSION);
+
+    // B1: the bundle loads the MCP SDK on this first /mcp request (a bundled import(), which a
+    // script compiled from cached data can make).
+    const mcp = await fetch(new URL("/mcp", url), {
+      method: "POST",
+      headers: {
+        authorization: "Bearer tok",
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "launcher-test", version: "1" },
+        },
+      }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get("mcp-session-id")).toBeTruthy();
+    expect(await mcp.text()).toContain('"serverInfo":{"name":"plangate"');
   }, 60_000);
 
   const codeCaches = () =>
