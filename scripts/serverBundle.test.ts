@@ -21,6 +21,12 @@ describe("the server bundle's start-up", () => {
     expect(sdk.filter((input) => !input.endsWith("/shared/mediaType.js"))).toEqual([]);
   });
 
+  it("[R13][R4] walks the workspace with tinyglobby only after the first page, or for a Glob or Grep (issue 15: restart)", () => {
+    expect(startup).toContain("src/server/tools/walk.ts");
+    expect(startup.filter((input) => inPackage(input, "tinyglobby"))).toEqual([]);
+    expect(startup.filter((input) => inPackage(input, "fdir"))).toEqual([]);
+  });
+
   it("[S1][U3] loads pg only on PostgreSQL and web-push only to send a push (issue 15: restart)", () => {
     expect(startup.filter((input) => inPackage(input, "pg"))).toEqual([]);
     expect(startup.filter((input) => inPackage(input, "web-push"))).toEqual([]);
