@@ -12,7 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const OUT_DIR = "dist-server";
@@ -26,6 +26,29 @@ const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json
  * loads when the page must be rebuilt, the model SDKs only when a real model is chosen.
  */
 const EXTERNAL = ["better-sqlite3", "vite", "openai", "@anthropic-ai/sdk"];
+
+/**
+ * zod's namespaces re-export all of its ≈60 locales (≈350 KB), which the bundle would load and
+ * initialise at every start; the server only configures English (ws/readFrame.ts). Issue 15.
+ */
+const englishOnlyZod = {
+  name: "english-only-zod",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(dirname(args.importer))
+        ? {
+            path: "zod/v4/locales (English only)",
+            namespace: "zod-en",
+            pluginData: args.resolveDir,
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
+      contents: 'export { default as en } from "../locales/en.js";',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
 
 function mtimeOf(path) {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
@@ -87,6 +110,7 @@ export function bundleOptions(root) {
     legalComments: "external",
     metafile: true,
     logLevel: "warning",
+    plugins: [englishOnlyZod],
   };
 }
 

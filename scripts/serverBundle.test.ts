@@ -27,6 +27,11 @@ describe("the server bundle's start-up", () => {
     expect(startup.filter((input) => inPackage(input, "fdir"))).toEqual([]);
   });
 
+  it("[R2] carries zod's English messages alone, not its sixty other locales (issue 15: restart)", () => {
+    const locales = startup.filter((input) => input.includes("node_modules/zod/v4/locales/"));
+    expect(locales.map((input) => input.replace(/.*\/locales\//, ""))).toEqual(["en.js"]);
+  });
+
   it("[S1][U3] loads pg only on PostgreSQL and web-push only to send a push (issue 15: restart)", () => {
     expect(startup.filter((input) => inPackage(input, "pg"))).toEqual([]);
     expect(startup.filter((input) => inPackage(input, "web-push"))).toEqual([]);

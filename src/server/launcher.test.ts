@@ -83,6 +83,13 @@ describe("the npm start launcher", () => {
     client.send({ type: "hello", protocol: PROTOCOL_VERSION });
     const welcome = await client.next("welcome");
     expect(welcome.protocol).toBe(PROTOCOL_VERSION);
+    // R2: a bad frame is told what is wrong in English (the bundle keeps zod's English locale).
+    const bad = await TestClient.open(`ws://${url.host}/ws?token=tok`);
+    clients.push(bad);
+    bad.send({ type: "hello", protocol: PROTOCOL_VERSION, device: { id: "", label: "x" } });
+    const error = await bad.next("error");
+    expect(error).toMatchObject({ code: "BAD_FRAME" });
+    expect(JSON.stringify(error)).toMatch(/too small/i);
 
     // B1: the bundle loads the MCP SDK on this first /mcp request (a bundled import(), which a
     // script compiled from cached data can make).
