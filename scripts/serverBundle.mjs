@@ -2,23 +2,14 @@
 // node: no TypeScript transform, one file instead of hundreds of modules, and (being a script,
 // not an ES module) compiled from V8's code cache on later starts. Plain .mjs because it runs
 // before anything can compile TypeScript.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUNDLE, freshBundle, mtimeOf, OUT_DIR, STAMP } from "./bundleStamp.cjs";
 
-export const OUT_DIR = "dist-server";
+export { freshBundle, OUT_DIR };
+
 const ENTRY = "src/server/cli.ts";
-const BUNDLE = "server.cjs";
-const STAMP = "stamp.json";
 const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json", "tsconfig.json"];
 
 /**
@@ -49,36 +40,6 @@ const englishOnlyZod = {
     }));
   },
 };
-
-function mtimeOf(path) {
-  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
-}
-
-/**
- * The bundle when it was built from the files as they are now, else undefined. The stamp
- * holds the modification time of every file esbuild read (sources and bundled packages) and
- * of the build settings: an edit, a `git checkout`, an `npm install`, or an older copy put
- * back changes one, and so does a missing file. A time after `builtAt` means the file changed
- * while the build read it. `builtAt` also names the build's code cache.
- */
-export function freshBundle(root) {
-  const outDir = join(root, OUT_DIR);
-  let stamp;
-  try {
-    stamp = JSON.parse(readFileSync(join(outDir, STAMP), "utf8"));
-  } catch {
-    return undefined;
-  }
-  const path = join(outDir, BUNDLE);
-  if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
-  // Every start checks some 850 files: joined as strings (the kernel resolves `..`), since
-  // path.resolve on each took longer than the stat calls themselves.
-  for (const [input, built] of Object.entries(stamp.inputs)) {
-    const now = mtimeOf(isAbsolute(input) ? input : `${root}/${input}`);
-    if (now !== built || now > stamp.builtAt) return undefined;
-  }
-  return { path, builtAt: stamp.builtAt, encoding: stamp.encoding ?? "utf8" };
-}
 
 function writeWhole(path, contents) {
   const temp = `${path}.${process.pid}.tmp`;

@@ -16,7 +16,7 @@ import { TestClient } from "./testing/wsClient.ts";
 const repoRoot = resolve(import.meta.dirname, "../..");
 const PAGE = '<!doctype html><div id="root">launcher test page</div>';
 
-// `npm start` is `node scripts/start.mjs`: run it in a copy of the project, so the bundle it
+// `npm start` is `node scripts/start.cjs`: run it in a copy of the project, so the bundle it
 // builds (dist-server/) is this test's own and the repository's is never touched.
 describe("the npm start launcher", () => {
   let tree: ReturnType<typeof tempDir>;
@@ -44,7 +44,7 @@ describe("the npm start launcher", () => {
   afterAll(() => tree.remove());
 
   const launch = (args: string[]) => {
-    const cli = CliProcess.node(["scripts/start.mjs", ...args], tree.path);
+    const cli = CliProcess.node(["scripts/start.cjs", ...args], tree.path);
     running.push(cli);
     return cli;
   };
