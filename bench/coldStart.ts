@@ -1,6 +1,6 @@
 // Cold start: `npm start` in a built tree (a copy of the project with a fresh dist/ and
 // dist-server/) until the page, fetched with the token from the printed URL, answers 200. Also
-// timed: the URL line appearing, the same start without npm (`node scripts/start.mjs`), and
+// timed: the URL line appearing, the same start without npm (`node scripts/start.cjs`), and
 // the server run from its TypeScript sources under tsx, as tests and e2e do.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -118,7 +118,7 @@ export async function run(): Promise<Figure[]> {
     const sources: Start[] = [];
     for (let i = 0; i < RUNS; i++) {
       npm.push(await startOnce("npm", ["start", "--silent", "--"], tree.root));
-      direct.push(await startOnce(process.execPath, ["scripts/start.mjs"], tree.root));
+      direct.push(await startOnce(process.execPath, ["scripts/start.cjs"], tree.root));
       sources.push(
         await startOnce(process.execPath, ["--import", "tsx", "src/server/cli.ts"], tree.root),
       );
@@ -152,7 +152,7 @@ export async function run(): Promise<Figure[]> {
         goalKind: "max",
       },
       {
-        name: "  cold start: node scripts/start.mjs → page 200",
+        name: "  cold start: node scripts/start.cjs → page 200",
         unit: "ms",
         median: median(direct.map((s) => s.pageServed)),
         p95: percentile(

@@ -152,10 +152,10 @@ const targets: Record<string, () => Promise<void>> = {
     const dir = mkdtempSync(join(tmpdir(), "plangate-prof-cold-"));
     try {
       // A restart, as the goal is judged: the first start writes the bundle's code cache.
-      await startOnce(process.execPath, ["scripts/start.mjs"], tree.root);
+      await startOnce(process.execPath, ["scripts/start.cjs"], tree.root);
       const start = await startOnce(
         process.execPath,
-        [`--cpu-prof`, `--cpu-prof-dir=${dir}`, "scripts/start.mjs"],
+        [`--cpu-prof`, `--cpu-prof-dir=${dir}`, "scripts/start.cjs"],
         tree.root,
       );
       console.log(

@@ -14,7 +14,7 @@ function tokenCommand(server: PlangateServer, ...args: string[]): string {
   return execFileSync(
     process.execPath,
     [
-      join(root, "scripts/start.mjs"),
+      join(root, "scripts/start.cjs"),
       "token",
       ...args,
       "--workspace",

@@ -54,7 +54,7 @@ export class PlangateServer {
     // --no-build: `npm run e2e` builds the page once before the run, and a server rebuilding
     // dist/ mid-run would stall its own test and change the page under the others.
     const args = [
-      join(root, "scripts/start.mjs"),
+      join(root, "scripts/start.cjs"),
       "--no-build",
       "--port",
       String(port),

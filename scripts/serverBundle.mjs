@@ -2,23 +2,14 @@
 // node: no TypeScript transform, one file instead of hundreds of modules, and (being a script,
 // not an ES module) compiled from V8's code cache on later starts. Plain .mjs because it runs
 // before anything can compile TypeScript.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUNDLE, freshBundle, mtimeOf, OUT_DIR, STAMP } from "./bundleStamp.cjs";
 
-export const OUT_DIR = "dist-server";
+export { freshBundle, OUT_DIR };
+
 const ENTRY = "src/server/cli.ts";
-const BUNDLE = "server.cjs";
-const STAMP = "stamp.json";
 const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json", "tsconfig.json"];
 
 /**
@@ -27,35 +18,28 @@ const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json
  */
 const EXTERNAL = ["better-sqlite3", "vite", "openai", "@anthropic-ai/sdk"];
 
-function mtimeOf(path) {
-  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
-}
-
 /**
- * The bundle when it was built from the files as they are now, else undefined. The stamp
- * holds the modification time of every file esbuild read (sources and bundled packages) and
- * of the build settings: an edit, a `git checkout`, an `npm install`, or an older copy put
- * back changes one, and so does a missing file. A time after `builtAt` means the file changed
- * while the build read it. `builtAt` also names the build's code cache.
+ * zod's namespaces re-export all of its ≈60 locales (≈350 KB), which the bundle would load and
+ * initialise at every start; the server only configures English (ws/readFrame.ts). Issue 15.
  */
-export function freshBundle(root) {
-  const outDir = join(root, OUT_DIR);
-  let stamp;
-  try {
-    stamp = JSON.parse(readFileSync(join(outDir, STAMP), "utf8"));
-  } catch {
-    return undefined;
-  }
-  const path = join(outDir, BUNDLE);
-  if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
-  // Every start checks some 850 files: joined as strings (the kernel resolves `..`), since
-  // path.resolve on each took longer than the stat calls themselves.
-  for (const [input, built] of Object.entries(stamp.inputs)) {
-    const now = mtimeOf(isAbsolute(input) ? input : `${root}/${input}`);
-    if (now !== built || now > stamp.builtAt) return undefined;
-  }
-  return { path, builtAt: stamp.builtAt, encoding: stamp.encoding ?? "utf8" };
-}
+const englishOnlyZod = {
+  name: "english-only-zod",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(dirname(args.importer))
+        ? {
+            path: "zod/v4/locales (English only)",
+            namespace: "zod-en",
+            pluginData: args.resolveDir,
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
+      contents: 'export { default as en } from "../locales/en.js";',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
 
 function writeWhole(path, contents) {
   const temp = `${path}.${process.pid}.tmp`;
@@ -63,16 +47,12 @@ function writeWhole(path, contents) {
   renameSync(temp, path);
 }
 
-/** Bundles the server; each file is swapped in whole, the stamp last. */
-export async function buildBundle(root) {
-  const { build } = await import("esbuild");
-  const builtAt = Date.now();
-  const outDir = join(root, OUT_DIR);
-  const path = join(outDir, BUNDLE);
-  const result = await build({
+/** esbuild's options for the server bundle of the project at `root`. */
+export function bundleOptions(root) {
+  return {
     absWorkingDir: root,
     entryPoints: [ENTRY],
-    outfile: path,
+    outfile: join(root, OUT_DIR, BUNDLE),
     write: false,
     bundle: true,
     platform: "node",
@@ -91,7 +71,31 @@ export async function buildBundle(root) {
     legalComments: "external",
     metafile: true,
     logLevel: "warning",
-  });
+    plugins: [englishOnlyZod],
+  };
+}
+
+/**
+ * The bundled inputs a start runs before anything is asked of it: those the entry reaches by
+ * static imports. One reached only through a dynamic import() runs when that import is made.
+ */
+export function startupInputs(metafile) {
+  const reached = new Set([ENTRY]);
+  for (const input of reached) {
+    for (const entry of metafile.inputs[input]?.imports ?? []) {
+      if (entry.kind !== "dynamic-import" && !entry.external) reached.add(entry.path);
+    }
+  }
+  return reached;
+}
+
+/** Bundles the server; each file is swapped in whole, the stamp last. */
+export async function buildBundle(root) {
+  const { build } = await import("esbuild");
+  const builtAt = Date.now();
+  const outDir = join(root, OUT_DIR);
+  const path = join(outDir, BUNDLE);
+  const result = await build(bundleOptions(root));
   const lateImports = Object.values(result.metafile.outputs)
     .flatMap((output) => output.imports)
     .filter((entry) => entry.kind === "dynamic-import" && entry.external);

@@ -16,7 +16,7 @@ import { TestClient } from "./testing/wsClient.ts";
 const repoRoot = resolve(import.meta.dirname, "../..");
 const PAGE = '<!doctype html><div id="root">launcher test page</div>';
 
-// `npm start` is `node scripts/start.mjs`: run it in a copy of the project, so the bundle it
+// `npm start` is `node scripts/start.cjs`: run it in a copy of the project, so the bundle it
 // builds (dist-server/) is this test's own and the repository's is never touched.
 describe("the npm start launcher", () => {
   let tree: ReturnType<typeof tempDir>;
@@ -44,7 +44,7 @@ describe("the npm start launcher", () => {
   afterAll(() => tree.remove());
 
   const launch = (args: string[]) => {
-    const cli = CliProcess.node(["scripts/start.mjs", ...args], tree.path);
+    const cli = CliProcess.node(["scripts/start.cjs", ...args], tree.path);
     running.push(cli);
     return cli;
   };
@@ -83,6 +83,37 @@ describe("the npm start launcher", () => {
     client.send({ type: "hello", protocol: PROTOCOL_VERSION });
     const welcome = await client.next("welcome");
     expect(welcome.protocol).toBe(PROTOCOL_VERSION);
+    // R2: a bad frame is told what is wrong in English (the bundle keeps zod's English locale).
+    const bad = await TestClient.open(`ws://${url.host}/ws?token=tok`);
+    clients.push(bad);
+    bad.send({ type: "hello", protocol: PROTOCOL_VERSION, device: { id: "", label: "x" } });
+    const error = await bad.next("error");
+    expect(error).toMatchObject({ code: "BAD_FRAME" });
+    expect(JSON.stringify(error)).toMatch(/too small/i);
+
+    // B1: the bundle loads the MCP SDK on this first /mcp request (a bundled import(), which a
+    // script compiled from cached data can make).
+    const mcp = await fetch(new URL("/mcp", url), {
+      method: "POST",
+      headers: {
+        authorization: "Bearer tok",
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "launcher-test", version: "1" },
+        },
+      }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get("mcp-session-id")).toBeTruthy();
+    expect(await mcp.text()).toContain('"serverInfo":{"name":"plangate"');
   }, 60_000);
 
   const codeCaches = () =>

@@ -127,6 +127,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** R13's clean-up of abandoned temp files waits this long after the server listens. */
+const TEMP_CLEANUP_AFTER_MS = 1000;
+
 export const DEFAULT_TIMINGS = { graceMs: 60_000, deadlineMs: 300_000 };
 
 /**
@@ -384,10 +387,13 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     lock.release();
     throw error;
   }
-  // R13: in the background, so a large workspace does not delay the start.
-  const cleanup = removeAbandonedTempFiles(workspace).catch((error: unknown) => {
-    console.warn(`plangate: could not clean up temp files: ${(error as Error).message}`);
-  });
+  // R13: in the background, after a restart's first page, so a large workspace delays neither.
+  let cleanup: Promise<unknown> | undefined;
+  const cleanupLater = setTimeout(() => {
+    cleanup = removeAbandonedTempFiles(workspace).catch((error: unknown) => {
+      console.warn(`plangate: could not clean up temp files: ${(error as Error).message}`);
+    });
+  }, TEMP_CLEANUP_AFTER_MS);
 
   let closing: Promise<void> | undefined;
   return {
@@ -407,6 +413,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         await mcp.close();
         await sessions.close();
         await app.close();
+        clearTimeout(cleanupLater);
         await cleanup;
         store.close();
         lock.release();

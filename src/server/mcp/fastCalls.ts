@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
-import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  type JSONRPCMessage,
-  type RequestId,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { SpreadBeat } from "./spreadBeat.ts";
 import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 import type { WaitingCall } from "./waitingCalls.ts";
@@ -72,23 +67,35 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
 }
 
 /**
+ * The SDK's revisions, from the SDK the bridge loaded: importing its types.js here would build
+ * all of its schemas at every start, before the first page.
+ */
+export interface ProtocolVersions {
+  readonly SUPPORTED_PROTOCOL_VERSIONS: readonly string[];
+  readonly DEFAULT_NEGOTIATED_PROTOCOL_VERSION: string;
+}
+
+/**
  * B2, as the SDK's transport checks a POST: both media types accepted, a JSON body, a
  * supported MCP-Protocol-Version. The revision the client speaks, or undefined when a check
  * fails (the SDK then answers with its own error).
  */
-export function fastPostVersionOf(request: IncomingMessage): string | undefined {
+export function fastPostVersionOf(
+  request: IncomingMessage,
+  versions: ProtocolVersions,
+): string | undefined {
   const accept = headerOf(request, "accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
     return undefined;
   }
   if (!isJsonContentType(headerOf(request, "content-type"))) return undefined;
-  return versionOf(request);
+  return versionOf(request, versions);
 }
 
-function versionOf(request: IncomingMessage): string | undefined {
+function versionOf(request: IncomingMessage, versions: ProtocolVersions): string | undefined {
   const version = headerOf(request, "mcp-protocol-version");
-  if (version === undefined) return DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : undefined;
+  if (version === undefined) return versions.DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  return versions.SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : undefined;
 }
 
 /** The SDK's SSE response headers, so a fast reply is the same on the wire. */
@@ -246,10 +253,11 @@ export class FastStreams {
     response: ServerResponse,
     owner: StreamOwner,
     sessionId: string,
+    versions: ProtocolVersions,
   ) {
     const lastEventId = headerOf(request, "last-event-id");
     if (!lastEventId || !headerOf(request, "accept")?.includes("text/event-stream")) return false;
-    if (versionOf(request) === undefined) return false;
+    if (versionOf(request, versions) === undefined) return false;
     const streamId = this.events.streamIdOf(lastEventId);
     const fast = streamId === undefined ? undefined : this.live.get(streamId);
     if (!fast || fast.owner !== owner) return false;

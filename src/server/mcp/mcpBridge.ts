@@ -228,6 +228,8 @@ export class McpBridge {
   private readonly fastTools = new Set(this.tools.list().map((tool) => tool.name));
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closing = false;
+  /** Set by the first request's target(), which every request awaits before serveFast. */
+  private sdk: McpSdk | undefined;
 
   constructor(private readonly deps: McpBridgeDeps) {
     this.events = new SqliteEventStore(deps.db);
@@ -250,6 +252,7 @@ export class McpBridge {
   async target(sessionHeader: string | undefined, body: unknown): Promise<McpTarget> {
     // First, so what follows decides and opens in one go, as before the SDK was loaded lazily.
     const sdk = await mcpSdk();
+    this.sdk = sdk;
     if (this.closing) {
       return {
         ok: false,
@@ -475,9 +478,10 @@ export class McpBridge {
     response: ServerResponse,
     body: unknown,
   ): boolean {
-    if (connection.id === undefined || this.closing) return false;
+    const sdk = this.sdk;
+    if (connection.id === undefined || this.closing || !sdk) return false;
     if (request.method === "GET") {
-      return this.fastStreams.resume(request, response, connection, connection.id);
+      return this.fastStreams.resume(request, response, connection, connection.id, sdk);
     }
     if (request.method !== "POST") return false;
     const cancelled = cancelledIdOf(body);
@@ -495,7 +499,7 @@ export class McpBridge {
     if (!call || connection.calls.has(call.id) || connection.fast.has(call.id)) return false;
     // Roots are asked on the call's own stream: the SDK asks them, the first time.
     if (connection.session === undefined && this.hasRoots(connection)) return false;
-    const version = fastPostVersionOf(request);
+    const version = fastPostVersionOf(request, sdk);
     if (version === undefined) return false;
     const tool = this.tools.get(call.name);
     if (!tool) return false;

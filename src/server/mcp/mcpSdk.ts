@@ -4,6 +4,7 @@
 export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 export { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 export {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,

@@ -49,6 +49,12 @@ export function redactUrl(location: string): string {
 }
 
 /**
+ * A restart's first page comes first: booting the thread (a second Node environment, ≈80 ms of
+ * CPU) would compete with it on a 2-core machine (issue 15).
+ */
+const CHECKPOINT_THREAD_AFTER_MS = 1000;
+
+/**
  * Opens (creating and migrating as needed) the store at a file path or a postgres:// URL. A
  * server's SQLite file is checkpointed off its thread (`checkpointOffThread`, R12).
  */
@@ -63,7 +69,12 @@ export function openStore(
     if (!options.checkpointOffThread || location === ":memory:") return store;
     let checkpointer: WalCheckpointer;
     try {
-      checkpointer = startWalCheckpointer(database, location);
+      checkpointer = startWalCheckpointer(
+        database,
+        location,
+        undefined,
+        CHECKPOINT_THREAD_AFTER_MS,
+      );
     } catch (error) {
       store.close();
       throw error;

@@ -7,6 +7,19 @@ import { SessionLog } from "./sessionLog.ts";
 import { openStore } from "./store.ts";
 import { startWalCheckpointer } from "./walCheckpointer.ts";
 
+/** Counts the threads started, so a test can tell when one is. */
+const threads = vi.hoisted(() => ({ made: 0 }));
+vi.mock("node:worker_threads", async (original) => {
+  const real = await original<typeof import("node:worker_threads")>();
+  class CountedWorker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof real.Worker>) {
+      super(...args);
+      threads.made += 1;
+    }
+  }
+  return { ...real, Worker: CountedWorker };
+});
+
 const build = { permissionMode: "build", planEnabled: false } as const;
 /** Never on its own during a test: only checkpointNow() checkpoints. */
 const NEVER = 3_600_000;
@@ -70,6 +83,34 @@ describe("WAL checkpoints off the server's thread", () => {
     const tool = openStore(path, new FakeClock());
     expect(autoCheckpoint(tool)).toEqual({ wal_autocheckpoint: 1000 });
     tool.close();
+  });
+
+  it("[R12] a server's checkpoint thread starts after its first moments, not during them (issue 15: restart)", async () => {
+    const path = `${dir.path}/plangate.db`;
+    const before = threads.made;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const server = openStore(path, new FakeClock(), { checkpointOffThread: true });
+    try {
+      expect(threads.made).toBe(before);
+      vi.advanceTimersByTime(1_000);
+      expect(threads.made).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+      server.close();
+    }
+    const db = openDatabase(path);
+    const checkpointer = startWalCheckpointer(db, path, NEVER, 3_600_000);
+    try {
+      expect(threads.made).toBe(before + 1);
+      // Asked for a checkpoint before then, it starts at once.
+      fill(new SessionLog(db, new FakeClock()), 10);
+      const result = await checkpointer.checkpointNow();
+      expect(result.checkpointed).toBe(result.log);
+      expect(threads.made).toBe(before + 2);
+    } finally {
+      checkpointer.stop();
+      db.close();
+    }
   });
 
   it("[R12] when the checkpoint thread cannot run, SQLite's own checkpoints come back, so the log stays bounded", async () => {

@@ -28,20 +28,19 @@ export interface WalCheckpointer {
  * server's only thread: a 45 ms stall for every session and page at that moment. Here a worker
  * thread with its own connection checkpoints instead, and the server's connection never does,
  * unless the thread fails (then SQLite's own checkpoints come back, so the log stays bounded).
+ * With `threadAfterMs` the thread starts that much later (or at the first checkpointNow()).
  */
 export function startWalCheckpointer(
   db: Database,
   path: string,
   everyMs = CHECKPOINT_EVERY_MS,
+  threadAfterMs = 0,
 ): WalCheckpointer {
   const stopped = new Int32Array(new SharedArrayBuffer(4));
-  const driverPath = packageEntry("better-sqlite3");
-  const worker = new Worker(join(projectRoot, "src/server/store/walCheckpointWorker.cjs"), {
-    workerData: { path, driverPath, everyMs, stopped: stopped.buffer },
-  });
-  worker.unref();
+  // From now on: until the thread runs, the log only grows; it checkpoints on its first round.
   db.pragma("wal_autocheckpoint = 0");
 
+  let worker: Worker | undefined;
   let stopping = false;
   let gone = false;
   let nextId = 0;
@@ -54,30 +53,43 @@ export function startWalCheckpointer(
     waiting.clear();
     if (!stopping && db.open) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   };
-  worker.on("error", fail);
-  worker.on("exit", () => {
-    gone = true;
-    fail(new Error("the checkpoint thread stopped"));
-  });
-  worker.on("message", (message: { id: number; error?: string } & CheckpointResult) => {
-    const caller = waiting.get(message.id);
-    waiting.delete(message.id);
-    if (message.error !== undefined) caller?.reject(new Error(message.error));
-    else caller?.resolve({ log: message.log, checkpointed: message.checkpointed });
-  });
+  const thread = (): Worker => {
+    if (worker) return worker;
+    clearTimeout(later);
+    const driverPath = packageEntry("better-sqlite3");
+    worker = new Worker(join(projectRoot, "src/server/store/walCheckpointWorker.cjs"), {
+      workerData: { path, driverPath, everyMs, stopped: stopped.buffer },
+    });
+    worker.unref();
+    worker.on("error", fail);
+    worker.on("exit", () => {
+      gone = true;
+      fail(new Error("the checkpoint thread stopped"));
+    });
+    worker.on("message", (message: { id: number; error?: string } & CheckpointResult) => {
+      const caller = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.error !== undefined) caller?.reject(new Error(message.error));
+      else caller?.resolve({ log: message.log, checkpointed: message.checkpointed });
+    });
+    return worker;
+  };
+  const later = threadAfterMs > 0 ? setTimeout(thread, threadAfterMs).unref() : undefined;
+  if (!later) thread();
 
   return {
     checkpointNow() {
       const id = ++nextId;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ type: "checkpoint", id });
+        thread().postMessage({ type: "checkpoint", id });
       });
     },
     stop() {
       if (stopping) return;
       stopping = true;
-      if (gone) return;
+      clearTimeout(later);
+      if (gone || !worker) return;
       worker.postMessage({ type: "stop" });
       if (Atomics.wait(stopped, 0, 0, STOP_WAIT_MS) === "timed-out") void worker.terminate();
     },

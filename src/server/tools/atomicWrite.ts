@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { glob } from "tinyglobby";
 
 /** `.<name>.<12 hex>.tmp`, the temp file name below; nothing else is ever removed. */
 const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
@@ -52,6 +51,8 @@ export async function removeAbandonedTempFiles(
   workspace: string,
   now = Date.now(),
 ): Promise<string[]> {
+  // Loaded here, not at start-up: the walk runs once, after the first page (issue 15).
+  const { glob } = await import("tinyglobby");
   const candidates = await glob("**/.*.tmp", {
     cwd: workspace,
     dot: true,

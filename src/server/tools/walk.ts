@@ -1,6 +1,5 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { glob } from "tinyglobby";
 import { isInside } from "./workspacePath.ts";
 
 /** Folders no file tool looks into: dependencies, git internals, plangate's own data. */
@@ -41,6 +40,8 @@ export async function matchFiles(
   pattern: string,
   signal?: AbortSignal,
 ): Promise<string[]> {
+  // On the first Glob or Grep, not at every start (issue 15: restart).
+  const { glob } = await import("tinyglobby");
   const found = await glob(pattern, {
     cwd: base,
     dot: true,

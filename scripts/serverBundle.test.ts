@@ -1,0 +1,39 @@
+import { resolve } from "node:path";
+import { build } from "esbuild";
+import { bundleOptions, startupInputs } from "./serverBundle.mjs";
+
+const root = resolve(import.meta.dirname, "..");
+
+/** Where the bundle's packages are, relative to the project (node_modules may be a link). */
+const inPackage = (input: string, name: string) => input.includes(`node_modules/${name}/`);
+
+// Issue 15's restart: what the first page does not need is loaded on first use, not at start.
+describe("the server bundle's start-up", () => {
+  let startup: string[];
+  beforeAll(async () => {
+    const result = await build(bundleOptions(root));
+    startup = [...startupInputs(result.metafile)];
+  }, 60_000);
+
+  it("[B1] runs none of the MCP SDK's schemas until /mcp is first asked (issue 15: restart)", () => {
+    expect(startup).toContain("src/server/mcp/mcpBridge.ts");
+    const sdk = startup.filter((input) => inPackage(input, "@modelcontextprotocol/sdk"));
+    expect(sdk.filter((input) => !input.endsWith("/shared/mediaType.js"))).toEqual([]);
+  });
+
+  it("[R13][R4] walks the workspace with tinyglobby only after the first page, or for a Glob or Grep (issue 15: restart)", () => {
+    expect(startup).toContain("src/server/tools/walk.ts");
+    expect(startup.filter((input) => inPackage(input, "tinyglobby"))).toEqual([]);
+    expect(startup.filter((input) => inPackage(input, "fdir"))).toEqual([]);
+  });
+
+  it("[R2] carries zod's English messages alone, not its sixty other locales (issue 15: restart)", () => {
+    const locales = startup.filter((input) => input.includes("node_modules/zod/v4/locales/"));
+    expect(locales.map((input) => input.replace(/.*\/locales\//, ""))).toEqual(["en.js"]);
+  });
+
+  it("[S1][U3] loads pg only on PostgreSQL and web-push only to send a push (issue 15: restart)", () => {
+    expect(startup.filter((input) => inPackage(input, "pg"))).toEqual([]);
+    expect(startup.filter((input) => inPackage(input, "web-push"))).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+"use strict";
+// `npm start`: runs the bundled server, rebuilding the bundle first when any of its sources
+// changed (the server then rebuilds the page when stale, unless --no-build). CommonJS: a start
+// with a fresh bundle then never loads Node's ES module machinery (issue 15: restart).
+const { readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, resolve } = require("node:path");
+const { Script } = require("node:vm");
+const { freshBundle } = require("./bundleStamp.cjs");
+
+const root = resolve(__dirname, "..");
+
+function run(bundle) {
+  // Node 20 keeps no code cache for modules, so the bundle runs as a script with V8's cached
+  // data: about a third less CPU to start. The cache is named after the build it belongs to.
+  const cacheFile = `${bundle.path}.${bundle.builtAt}.v8cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const source = readFileSync(bundle.path, bundle.encoding);
+  const script = new Script(
+    // Strict like the ES modules it was bundled from: sloppy mode would let some errors pass silently.
+    `(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`,
+    { filename: bundle.path, cachedData },
+  );
+  if (cachedData === undefined || script.cachedDataRejected) {
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      try {
+        const temp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(temp, script.createCachedData());
+        renameSync(temp, cacheFile);
+      } catch {
+        // a read-only tree starts without the cache
+      }
+    };
+    // Once start-up has compiled what it needs; or on the way out if that comes sooner.
+    setTimeout(save, 1000).unref();
+    process.once("exit", save);
+  }
+  const module = { exports: {} };
+  script
+    .runInThisContext()
+    .call(
+      module.exports,
+      module.exports,
+      createRequire(bundle.path),
+      module,
+      bundle.path,
+      dirname(bundle.path),
+    );
+}
+
+const fresh = freshBundle(root);
+if (fresh) {
+  run(fresh);
+} else {
+  import("./serverBundle.mjs")
+    .then(({ ensureBundle }) => ensureBundle(root))
+    .then(run, (error) => {
+      console.error(`plangate: could not build the server (${error.message.split("\n")[0]}).`);
+      process.exit(1);
+    });
+}
