@@ -48,7 +48,7 @@ export class PageDocument {
       .header("etag", copy.etag);
     if (copy !== held.copies.get("identity")) reply.header("content-encoding", encoding);
     const known = request.headers["if-none-match"];
-    if (known !== undefined && known.split(",").some((tag) => tag.trim() === copy.etag)) {
+    if (known?.split(",").some((tag) => tag.trim() === copy.etag)) {
       return reply.code(304).send();
     }
     return reply.send(copy.body);

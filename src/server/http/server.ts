@@ -45,10 +45,10 @@ import { ToolRegistry } from "../tools/registry.ts";
 import { WsRouter } from "../ws/router.ts";
 import { decideAccess, type RouteKind } from "./access.ts";
 import { NOT_BUILT_PAGE } from "./auth.ts";
+import { PageDocument } from "./pageDocument.ts";
 import { checkBindHost } from "./reach.ts";
 import { personOfRequest, rememberPerson } from "./requestPerson.ts";
 import { noJsonSchemaCompilers } from "./schemaCompilers.ts";
-import { PageDocument } from "./pageDocument.ts";
 import { SECURITY_HEADERS } from "./securityHeaders.ts";
 import { setStaticHeaders } from "./staticHeaders.ts";
 
