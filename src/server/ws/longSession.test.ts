@@ -144,7 +144,10 @@ describe("a long session over the socket", () => {
       resume: [{ sessionId: SESSION, lastSeq: lastSeq - 3 }],
     });
     await near.next("event", (f) => f.seq === lastSeq);
-    expect(near.events(SESSION).map((e) => e.seq)).toEqual([lastSeq - 2, lastSeq - 1, lastSeq]);
+    // The restored question's countdown may write an entry meanwhile (a loaded machine can take
+    // past its grace): what is asserted is the gap, not what came after it.
+    const replayed = near.events(SESSION).filter((e) => e.seq <= lastSeq);
+    expect(replayed.map((e) => e.seq)).toEqual([lastSeq - 2, lastSeq - 1, lastSeq]);
 
     const far = await TestClient.open(t.wsUrl, t.browserHeaders);
     clients.push(far);
@@ -156,7 +159,7 @@ describe("a long session over the socket", () => {
     const snapshot = await far.next("snapshot");
     expect(counted(snapshot.entries)).toBe(SNAPSHOT_LIMITS.maxEntries);
     expect(snapshot.earlier?.beforeSeq).toBe(snapshot.entries[0]!.seq);
-    expect(far.events(SESSION)).toEqual([]);
+    expect(far.events(SESSION).filter((e) => e.seq <= snapshot.session.lastSeq)).toEqual([]);
   });
 
   it("[W3] a hello that names a session from seq 0 gets its bounded snapshot right behind welcome", async () => {
@@ -172,7 +175,7 @@ describe("a long session over the socket", () => {
     expect(snapshot.session.id).toBe(SESSION);
     expect(counted(snapshot.entries)).toBe(SNAPSHOT_LIMITS.maxEntries);
     expect(snapshot.context?.some((e) => e.entry.kind === "interaction.requested")).toBe(true);
-    expect(client.events(SESSION)).toEqual([]);
+    expect(client.events(SESSION).filter((e) => e.seq <= snapshot.session.lastSeq)).toEqual([]);
   });
 
   it("answers history of an unknown session with an error frame", async () => {
