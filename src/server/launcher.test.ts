@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { PROTOCOL_VERSION } from "../protocol/index.ts";
+import { RawMcpClient } from "./mcp/rawMcpClient.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
@@ -93,27 +94,13 @@ describe("the npm start launcher", () => {
 
     // B1: the bundle loads the MCP SDK on this first /mcp request (a bundled import(), which a
     // script compiled from cached data can make).
-    const mcp = await fetch(new URL("/mcp", url), {
-      method: "POST",
-      headers: {
-        authorization: "Bearer tok",
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "launcher-test", version: "1" },
-        },
-      }),
-    });
+    const agent = new RawMcpClient(new URL("/mcp", url).href, "tok");
+    const mcp = await agent.initialize("launcher-test");
     expect(mcp.status).toBe(200);
-    expect(mcp.headers.get("mcp-session-id")).toBeTruthy();
-    expect(await mcp.text()).toContain('"serverInfo":{"name":"plangate"');
+    expect(agent.sessionId).toBeTruthy();
+    const data = mcp.events.find((event) => event.data !== "")?.data;
+    const reply = mcp.json ?? (data === undefined ? undefined : JSON.parse(data));
+    expect(reply).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
   }, 60_000);
 
   const codeCaches = () =>
