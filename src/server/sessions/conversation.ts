@@ -132,46 +132,34 @@ export interface DanglingCall {
 /** A call without a result, by id and tool: what a cancelled turn records as skipped (Q8). */
 export type OpenCall = Pick<DanglingCall, "callId" | "name">;
 
-/** Tool calls of the open turn that have no result yet, folded entry by entry. */
-export class DanglingCalls {
-  private readonly calls = new Map<string, DanglingCall>();
+type ToolCallEntry = Extract<SessionEntry, { kind: "tool.call" }>;
+
+/**
+ * Tool calls of the open turn that have no result yet, folded entry by entry; `keep` says what
+ * of each call is held. A session kept in memory holds only id and tool (issue 15: the input
+ * of a waiting call is one more copy of its question); a restart re-runs calls with inputs.
+ */
+export class OpenCalls<Kept> {
+  private readonly calls = new Map<string, Kept>();
+
+  constructor(private readonly keep: (call: ToolCallEntry) => Kept) {}
 
   add(entry: SessionEntry): void {
     if (entry.kind === "turn.started" || entry.kind === "turn.ended") this.calls.clear();
-    if (entry.kind === "tool.call") {
-      this.calls.set(entry.callId, { callId: entry.callId, name: entry.name, input: entry.input });
-    }
+    if (entry.kind === "tool.call") this.calls.set(entry.callId, this.keep(entry));
     if (entry.kind === "tool.result") this.calls.delete(entry.callId);
   }
 
-  list(): DanglingCall[] {
+  list(): Kept[] {
     return [...this.calls.values()];
   }
 }
 
-/**
- * The same calls, by id and tool name only: a session kept in memory needs no more of them
- * (a restart re-runs calls from the log), and each waiting call's input held here was another
- * copy of its question (issue 15).
- */
-export class OpenCalls {
-  /** Tool name by call id. */
-  private readonly calls = new Map<string, string>();
-
-  add(entry: SessionEntry): void {
-    if (entry.kind === "turn.started" || entry.kind === "turn.ended") this.calls.clear();
-    if (entry.kind === "tool.call") this.calls.set(entry.callId, entry.name);
-    if (entry.kind === "tool.result") this.calls.delete(entry.callId);
-  }
-
-  list(): OpenCall[] {
-    return [...this.calls].map(([callId, name]) => ({ callId, name }));
-  }
-}
+export const idAndTool = ({ callId, name }: ToolCallEntry): OpenCall => ({ callId, name });
 
 /** Tool calls of the open turn that have no result yet: after a restart they run again. */
 export function danglingCalls(entries: readonly StoredEntry[]): DanglingCall[] {
-  const calls = new DanglingCalls();
+  const calls = new OpenCalls<DanglingCall>(({ callId, name, input }) => ({ callId, name, input }));
   for (const { entry } of entries) calls.add(entry);
   return calls.list();
 }

@@ -10,7 +10,7 @@ import { type ModeReminder, PlanHistory } from "../plan/reminders.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import { AssistantMessageCounter, type AssistantMessageCounts } from "../todos/reminder.ts";
 import { CallSteps, type LoggedStep } from "./callSteps.ts";
-import { ConversationFold, type OpenCall, OpenCalls } from "./conversation.ts";
+import { ConversationFold, idAndTool, type OpenCall, OpenCalls } from "./conversation.ts";
 
 /**
  * What the turn loop needs to know about one session, folded from its log one entry at a
@@ -26,7 +26,7 @@ export class SessionProjection {
   /** V5: index of the message that approved a plan "with a fresh context"; 0 when none did. */
   private freshCut = 0;
   private readonly conversation = new ConversationFold();
-  private readonly dangling = new OpenCalls();
+  private readonly dangling = new OpenCalls(idAndTool);
   private readonly planHistory = new PlanHistory();
   private readonly planRevisions = new PlanRevisions();
   private readonly callSteps = new CallSteps();
