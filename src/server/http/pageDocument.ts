@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { setStaticHeaders } from "./staticHeaders.ts";
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -12,6 +13,7 @@ interface Copy {
 }
 
 interface Held {
+  path: string;
   /** What the file looked like when read: a rebuild changes one of them. */
   stamp: string;
   copies: Map<Encoding, Copy>;
@@ -41,11 +43,9 @@ export class PageDocument {
       (typeof accepted === "string" ? held.negotiator.negotiate(accepted.toLowerCase()) : null) ??
       "identity";
     const copy = held.copies.get(encoding) ?? (held.copies.get("identity") as Copy);
-    reply
-      .header("content-type", "text/html; charset=utf-8")
-      .header("cache-control", "no-cache")
-      .header("vary", "accept-encoding")
-      .header("etag", copy.etag);
+    // The same caching as every built file: checked on each load, varied by encoding.
+    setStaticHeaders({ setHeader: (name, value) => reply.header(name, value) }, held.path);
+    reply.header("content-type", "text/html; charset=utf-8").header("etag", copy.etag);
     if (copy !== held.copies.get("identity")) reply.header("content-encoding", encoding);
     const known = request.headers["if-none-match"];
     if (known?.split(",").some((tag) => tag.trim() === copy.etag)) {
@@ -74,7 +74,7 @@ export class PageDocument {
     const negotiator = new Negotiator<Encoding>({
       supportedValues: [...copies.keys()].filter((encoding) => encoding !== "identity"),
     });
-    this.held = { stamp, copies, negotiator };
+    this.held = { path, stamp, copies, negotiator };
     return this.held;
   }
 }
