@@ -69,12 +69,9 @@ export function openStore(
     if (!options.checkpointOffThread || location === ":memory:") return store;
     let checkpointer: WalCheckpointer;
     try {
-      checkpointer = startWalCheckpointer(
-        database,
-        location,
-        undefined,
-        CHECKPOINT_THREAD_AFTER_MS,
-      );
+      checkpointer = startWalCheckpointer(database, location, {
+        threadAfterMs: CHECKPOINT_THREAD_AFTER_MS,
+      });
     } catch (error) {
       store.close();
       throw error;

@@ -42,7 +42,7 @@ describe("WAL checkpoints off the server's thread", () => {
   it("[R12] the server's commits never checkpoint: the log grows past SQLite's 1,000 pages until the thread copies it", async () => {
     const path = `${dir.path}/plangate.db`;
     const db = openDatabase(path);
-    const checkpointer = startWalCheckpointer(db, path, NEVER);
+    const checkpointer = startWalCheckpointer(db, path, { everyMs: NEVER });
     try {
       fill(new SessionLog(db, new FakeClock()));
       expect(statSync(`${path}-wal`).size).toBeGreaterThan(1_200 * PAGE);
@@ -65,7 +65,7 @@ describe("WAL checkpoints off the server's thread", () => {
   it("[R12] stop() closes the thread's connection first, so the server's close is the last and removes the log", async () => {
     const path = `${dir.path}/plangate.db`;
     const db = openDatabase(path);
-    const checkpointer = startWalCheckpointer(db, path, NEVER);
+    const checkpointer = startWalCheckpointer(db, path, { everyMs: NEVER });
     fill(new SessionLog(db, new FakeClock()), 10);
     await checkpointer.checkpointNow(); // the thread's connection is open
     checkpointer.stop();
@@ -99,7 +99,10 @@ describe("WAL checkpoints off the server's thread", () => {
       server.close();
     }
     const db = openDatabase(path);
-    const checkpointer = startWalCheckpointer(db, path, NEVER, 3_600_000);
+    const checkpointer = startWalCheckpointer(db, path, {
+      everyMs: NEVER,
+      threadAfterMs: 3_600_000,
+    });
     try {
       expect(threads.made).toBe(before + 1);
       // Asked for a checkpoint before then, it starts at once.
@@ -116,7 +119,9 @@ describe("WAL checkpoints off the server's thread", () => {
   it("[R12] when the checkpoint thread cannot run, SQLite's own checkpoints come back, so the log stays bounded", async () => {
     const path = `${dir.path}/plangate.db`;
     const db = openDatabase(path);
-    const checkpointer = startWalCheckpointer(db, `${dir.path}/missing/plangate.db`, NEVER);
+    const checkpointer = startWalCheckpointer(db, `${dir.path}/missing/plangate.db`, {
+      everyMs: NEVER,
+    });
     try {
       await expect(checkpointer.checkpointNow()).rejects.toThrow();
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);

@@ -33,8 +33,10 @@ export interface WalCheckpointer {
 export function startWalCheckpointer(
   db: Database,
   path: string,
-  everyMs = CHECKPOINT_EVERY_MS,
-  threadAfterMs = 0,
+  {
+    everyMs = CHECKPOINT_EVERY_MS,
+    threadAfterMs = 0,
+  }: { everyMs?: number; threadAfterMs?: number } = {},
 ): WalCheckpointer {
   const stopped = new Int32Array(new SharedArrayBuffer(4));
   // From now on: until the thread runs, the log only grows; it checkpoints on its first round.
