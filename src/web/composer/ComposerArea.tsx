@@ -1,7 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useClient } from "../client/ClientContext.tsx";
 import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
+import { TeardownScope } from "../layout/teardown.tsx";
 import { NextStepHint } from "../questions/NextStepHint.tsx";
+import { planReviewOf } from "../questions/planReviewOf.ts";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import type { PendingInteraction } from "../questions/types.ts";
 import { useShownCard } from "../questions/useShownCard.ts";
@@ -10,6 +12,25 @@ import { Composer } from "./Composer.tsx";
 import "./composer.css";
 
 const EMPTY: PendingInteraction[] = [];
+
+/** A plan this long leaves in steps (layout/teardown.tsx); shorter cards unmount at once. */
+const LONG_PLAN_CHARS = 20_000;
+
+function leavesInSteps(card: PendingInteraction): boolean {
+  const { request } = card;
+  if (request.kind !== "question") return false;
+  return (planReviewOf(request)?.plan.length ?? 0) > LONG_PLAN_CHARS;
+}
+
+/** Moves focus out of a card that is being hidden, as its removal would have. */
+function LeavingFocus({ id }: { id: string }) {
+  useLayoutEffect(() => {
+    const holder = document.querySelector(`[data-leaving-card="${CSS.escape(id)}"]`);
+    const active = document.activeElement;
+    if (holder?.contains(active) && active instanceof HTMLElement) active.blur();
+  }, [id]);
+  return null;
+}
 
 /**
  * The bottom of the session: the head of the pending queue (Q7) above the message box.
@@ -24,6 +45,26 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
   const headId = head?.request.interactionId;
   const receipt = useAppStore((s) => (headId ? s.receipts[headId] : undefined));
   const { card, elsewhere, markActed, showNext } = useShownCard(sessionId, head);
+  const cardId = card?.request.interactionId;
+
+  // A long plan card that leaves stays mounted, hidden, while it takes its plan down in steps.
+  const [previous, setPrevious] = useState(card);
+  const [leaving, setLeaving] = useState<PendingInteraction[]>(EMPTY);
+  const previousId = previous?.request.interactionId;
+  if (cardId !== previousId) {
+    setPrevious(card);
+    if (previous && !elsewhere && leavesInSteps(previous)) {
+      setLeaving((cards) => [
+        ...cards.filter((c) => c.request.interactionId !== previousId),
+        previous,
+      ]);
+    }
+  }
+  const stillLeaving = leaving.filter((c) => c.request.interactionId !== cardId);
+  const left = useCallback(
+    (id: string) => setLeaving((cards) => cards.filter((c) => c.request.interactionId !== id)),
+    [],
+  );
 
   // W11: New session hands the keyboard straight to the message box.
   useEffect(() => {
@@ -36,38 +77,53 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
     inputRef.current?.focus();
   };
 
+  const cards = stillLeaving.map((each) => ({ each, isLeaving: true }));
+  if (card) cards.push({ each: card, isLeaving: false });
+
   return (
     <div className="composer-area">
-      {card ? (
-        <div className="composer-card">
-          <QuestionComposer
-            key={card.request.interactionId}
-            pending={card}
-            waitingBehind={elsewhere ? 0 : pending.length - 1}
-            clockOffsetMs={clockOffsetMs}
-            receipt={elsewhere ? undefined : receipt}
-            resolvedElsewhere={elsewhere}
-            onShowNext={elsewhere && head ? showNext : undefined}
-            onAnswer={(answers) => {
-              act(card.request.interactionId);
-              client.answer(card.request.interactionId, answers);
-            }}
-            onCancel={() => {
-              act(card.request.interactionId);
-              client.cancelInteraction(card.request.interactionId);
-            }}
-            onDecide={(decision) => {
-              act(card.request.interactionId);
-              client.decide(card.request.interactionId, decision);
-            }}
-            onTouch={() => client.touch(card.request.interactionId)}
-            onDraft={(draft) => client.saveDraft(card.request.interactionId, draft)}
-            focusComposer={() => inputRef.current?.focus()}
-          />
-        </div>
-      ) : (
-        <NextStepHint sessionId={sessionId} />
-      )}
+      {cards.map(({ each, isLeaving }) => {
+        const id = each.request.interactionId;
+        const shownHere = !isLeaving && elsewhere;
+        // One element type and key whether shown or leaving, so React keeps the card mounted.
+        return (
+          <div
+            className="composer-card"
+            key={id}
+            hidden={isLeaving || undefined}
+            data-leaving-card={isLeaving ? id : undefined}
+          >
+            <TeardownScope leaving={isLeaving} onDone={() => left(id)}>
+              {isLeaving && <LeavingFocus id={id} />}
+              <QuestionComposer
+                key={id}
+                pending={each}
+                waitingBehind={isLeaving || elsewhere ? 0 : pending.length - 1}
+                clockOffsetMs={clockOffsetMs}
+                receipt={isLeaving || elsewhere ? undefined : receipt}
+                resolvedElsewhere={shownHere}
+                onShowNext={shownHere && head ? showNext : undefined}
+                onAnswer={(answers) => {
+                  act(id);
+                  client.answer(id, answers);
+                }}
+                onCancel={() => {
+                  act(id);
+                  client.cancelInteraction(id);
+                }}
+                onDecide={(decision) => {
+                  act(id);
+                  client.decide(id, decision);
+                }}
+                onTouch={() => client.touch(id)}
+                onDraft={(draft) => client.saveDraft(id, draft)}
+                focusComposer={() => inputRef.current?.focus()}
+              />
+            </TeardownScope>
+          </div>
+        );
+      })}
+      {!card && <NextStepHint sessionId={sessionId} />}
       <Composer sessionId={sessionId} inputRef={inputRef} />
     </div>
   );

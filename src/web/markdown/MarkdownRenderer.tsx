@@ -1,5 +1,6 @@
-import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { useTeardown } from "../layout/teardown.tsx";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 
@@ -49,6 +50,10 @@ const Page = memo(function Page({
 const FIRST_CHARS = 2000;
 const FIRST_STEP_MS = 8;
 const STEP_MS = 16;
+// Leaving (a hidden card, see layout/teardown.tsx), a plan longer than a run of blocks is taken
+// down from the end, a few blocks per commit and FIRST_STEP_MS per task: detaching a long
+// plan's nodes at once was one task of ~50 ms (a 300 KB list).
+const TEARDOWN_BLOCKS = 4;
 
 function nextEnd(split: LazySplit, start: number, budget: number): number {
   let end = start;
@@ -72,8 +77,34 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const [shown, setShown] = useState(() => nextEnd(split, 0, FIRST_CHARS));
   const shownRef = useRef(shown);
   shownRef.current = shown;
+  const teardown = useTeardown();
+  const leaving = teardown?.leaving ?? false;
+  useLayoutEffect(() => {
+    if (!leaving || teardown === null || shownRef.current <= PAGE_BLOCKS) return;
+    const release = teardown.hold();
+    const channel = new MessageChannel();
+    let stopped = false;
+    channel.port1.onmessage = () => {
+      if (stopped) return;
+      const began = performance.now();
+      let end = shownRef.current;
+      do {
+        end = Math.max(0, end - TEARDOWN_BLOCKS);
+        const next = end;
+        flushSync(() => setShown(next));
+      } while (end > 0 && performance.now() - began < FIRST_STEP_MS);
+      if (end > 0) channel.port2.postMessage(null);
+      else release();
+    };
+    channel.port2.postMessage(null);
+    return () => {
+      stopped = true;
+      channel.port1.close();
+      release();
+    };
+  }, [leaving, teardown]);
   useEffect(() => {
-    if (!split.has(shownRef.current)) return;
+    if (leaving || !split.has(shownRef.current)) return;
     // One step per macrotask, so the browser can lay out, paint and handle input in between.
     // A message, not a timer: nested timers are held back at least 4 ms each.
     const channel = new MessageChannel();
@@ -96,7 +127,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
       stopped = true;
       channel.port1.close();
     };
-  }, [split]);
+  }, [split, leaving]);
   // A new text (a plan revision) keeps the count shown so far: split that far before slicing.
   split.has(shown - 1);
   const { definitions } = split;

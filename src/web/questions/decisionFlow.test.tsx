@@ -7,6 +7,9 @@ import { ComposerArea } from "../composer/ComposerArea.tsx";
 import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 
+/** ComposerArea keeps a plan card this long to leave in steps. */
+const LONG_PLAN = 20_000;
+
 const review = {
   kind: "question" as const,
   interactionId: "r1",
@@ -144,5 +147,83 @@ describe("decision surfaces in the composer area", () => {
       { kind: "user.message", text: "Why step 2?" },
     ]);
     expect(screen.queryByTestId("next-step")).toBeNull();
+  });
+
+  it("[W1] a long plan card that leaves is hidden at once and taken down over several tasks, then unmounted", async () => {
+    const sections = 120;
+    const plan = Array.from(
+      { length: sections },
+      (_, i) =>
+        `## Step ${i}\n\nChange \`src/part${i}.ts\` so that the cache is read once per call and the stale entries are dropped before the next read starts; then check the callers that still read the catalog directly and move them over one at a time.`,
+    ).join("\n\n");
+    expect(plan.length).toBeGreaterThan(LONG_PLAN);
+    const longReview = {
+      ...review,
+      questions: [{ ...review.questions[0]!, detail: plan }],
+    };
+    const { container, receive } = renderArea([
+      { kind: "interaction.requested", request: longReview },
+    ]);
+    const blocks = () => container.querySelectorAll(".md-block").length;
+    await waitFor(() => expect(blocks()).toBe(sections));
+    screen.getByRole("button", { name: "Approve" }).focus();
+
+    const removedPerCallback: number[] = [];
+    const observer = new MutationObserver((records) => {
+      let removed = 0;
+      for (const record of records) {
+        for (const node of record.removedNodes) {
+          if (node instanceof Element && node.classList.contains("md-block")) removed += 1;
+        }
+      }
+      if (removed > 0) removedPerCallback.push(removed);
+    });
+    observer.observe(container, { childList: true, subtree: true });
+    receive({
+      kind: "interaction.resolved",
+      interactionId: "r1",
+      outcome: { type: "aborted", reason: "the agent withdrew it" },
+    });
+
+    // Hidden, out of the accessibility tree and without focus, but not yet removed.
+    const leaving = container.querySelector("[data-leaving-card='r1']");
+    expect(leaving).not.toBeNull();
+    expect(leaving).toHaveAttribute("hidden");
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    expect(leaving?.contains(document.activeElement)).toBe(false);
+    expect(blocks()).toBeGreaterThan(0);
+    // A card arriving meanwhile takes focus as usual (W11).
+    receive({
+      kind: "interaction.requested",
+      request: {
+        kind: "permission",
+        interactionId: "p1",
+        sessionId: "s1",
+        toolName: "Write",
+        toolCallId: "call-p1",
+        summary: "notes.md",
+        input: { path: "notes.md", content: "# Notes" },
+        createdAt: 2,
+      },
+    });
+    await waitFor(() => expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus());
+
+    await waitFor(() => expect(container.querySelector("[data-leaving-card]")).toBeNull());
+    observer.disconnect();
+    expect(blocks()).toBe(0);
+    // In steps: no one step removed most of the plan.
+    expect(removedPerCallback.length).toBeGreaterThan(2);
+    expect(Math.max(...removedPerCallback)).toBeLessThan(sections / 2);
+  });
+
+  it("[W1] a short plan card leaves at once, as before", () => {
+    const { container, receive } = renderArea([{ kind: "interaction.requested", request: review }]);
+    receive({
+      kind: "interaction.resolved",
+      interactionId: "r1",
+      outcome: { type: "aborted", reason: "the agent withdrew it" },
+    });
+    expect(container.querySelector(".composer-card")).toBeNull();
+    expect(screen.queryByText("Review this implementation plan")).toBeNull();
   });
 });
