@@ -17,6 +17,7 @@ import { type DomBlock, readDomBlocks, readDomBlocksInSteps } from "./domBlocks.
 import { highlightQuotes } from "./highlight.ts";
 import { linesFor, linesIfReady, warmPlanLines } from "./planLines.ts";
 import { useMarginLayout } from "./useMarginLayout.ts";
+import { whenCommentLikely } from "./whenCommentLikely.ts";
 import "./comments.css";
 
 export interface FollowUpSummary {
@@ -119,7 +120,11 @@ export function PlanCommentSurface({
     [regionRef],
   );
   const marked = useRef(new Set<HTMLElement>()).current;
-  useEffect(() => warmPlanLines(plan), [plan]);
+  useEffect(() => {
+    // The plan's region, where its keys (j/k/c) are pressed too, or the plan itself.
+    const root = regionRef.current ?? planRef.current;
+    return root ? whenCommentLikely(root, () => warmPlanLines(plan)) : undefined;
+  }, [plan, regionRef]);
   const blocksNow = useRef(blocks);
   blocksNow.current = blocks;
   // A key pressed before the renderer paused finds no blocks yet: read them at once then.

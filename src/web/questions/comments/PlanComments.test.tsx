@@ -10,12 +10,13 @@ import { planPanelProps, questionRequest, reviewItem } from "../testFixtures.ts"
 import { BLOCKS_SETTLE_MS } from "./PlanCommentSurface.tsx";
 
 // The plan-line parser, made to fail on demand (V2's error path); otherwise the real one.
-const parser = vi.hoisted(() => ({ fails: false }));
+const parser = vi.hoisted(() => ({ fails: false, calls: 0 }));
 vi.mock("../../markdown/sourceBlocks.ts", async (importActual) => {
   const actual = await importActual<typeof import("../../markdown/sourceBlocks.ts")>();
   return {
     ...actual,
     sourceBlocks: (text: string) => {
+      parser.calls += 1;
       if (parser.fails) throw new Error("parse failed");
       return actual.sourceBlocks(text);
     },
@@ -326,6 +327,22 @@ describe("plan comments (V1–V3)", () => {
     } finally {
       read.mockRestore();
     }
+  });
+
+  it("[V2] the plan's lines are not parsed while the plan is scrolled; a press in it starts the parse", async () => {
+    parser.calls = 0;
+    // A plan of its own: the lines of one parsed before are kept.
+    setup({}, "en", `${PLAN}\n\nScrolled before any comment.`);
+    await blocksReady();
+    for (let i = 0; i < 8; i++) {
+      region().dispatchEvent(new Event("scroll"));
+      await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    }
+    expect(parser.calls).toBe(0);
+    within(region())
+      .getByText("Run the tests.")
+      .dispatchEvent(new Event("pointerdown", { bubbles: true }));
+    await waitFor(() => expect(parser.calls).toBe(1));
   });
 
   it("[V1] once the plan's lines are parsed, Add comment shows the card in the click's own render (nothing awaited)", async () => {

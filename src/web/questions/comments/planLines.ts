@@ -27,11 +27,10 @@ function sourceOf(plan: string): Promise<SourceBlock[]> {
   return pending.source;
 }
 
-/** Parses the plan's block lines while the page is idle, so adding a comment need not wait. */
-export function warmPlanLines(plan: string): () => void {
+/** Starts parsing the plan's block lines, so adding a comment need not wait (whenCommentLikely). */
+export function warmPlanLines(plan: string): void {
   // A failure here is reported by the comment that needs the lines (linesFor), not twice.
-  const timer = setTimeout(() => sourceOf(plan).catch(() => {}), 300);
-  return () => clearTimeout(timer);
+  sourceOf(plan).catch(() => {});
 }
 
 /**
