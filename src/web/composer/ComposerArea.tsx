@@ -1,36 +1,17 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useClient } from "../client/ClientContext.tsx";
 import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
 import { TeardownScope } from "../layout/teardown.tsx";
 import { NextStepHint } from "../questions/NextStepHint.tsx";
-import { planReviewOf } from "../questions/planReviewOf.ts";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import type { PendingInteraction } from "../questions/types.ts";
 import { useShownCard } from "../questions/useShownCard.ts";
 import { useAppStore } from "../store/store.ts";
 import { Composer } from "./Composer.tsx";
+import { useLeavingCards } from "./useLeavingCards.ts";
 import "./composer.css";
 
 const EMPTY: PendingInteraction[] = [];
-
-/** A plan this long leaves in steps (layout/teardown.tsx); shorter cards unmount at once. */
-const LONG_PLAN_CHARS = 20_000;
-
-function leavesInSteps(card: PendingInteraction): boolean {
-  const { request } = card;
-  if (request.kind !== "question") return false;
-  return (planReviewOf(request)?.plan.length ?? 0) > LONG_PLAN_CHARS;
-}
-
-/** Moves focus out of a card that is being hidden, as its removal would have. */
-function LeavingFocus({ id }: { id: string }) {
-  useLayoutEffect(() => {
-    const holder = document.querySelector(`[data-leaving-card="${CSS.escape(id)}"]`);
-    const active = document.activeElement;
-    if (holder?.contains(active) && active instanceof HTMLElement) active.blur();
-  }, [id]);
-  return null;
-}
 
 /**
  * The bottom of the session: the head of the pending queue (Q7) above the message box.
@@ -45,26 +26,7 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
   const headId = head?.request.interactionId;
   const receipt = useAppStore((s) => (headId ? s.receipts[headId] : undefined));
   const { card, elsewhere, markActed, showNext } = useShownCard(sessionId, head);
-  const cardId = card?.request.interactionId;
-
-  // A long plan card that leaves stays mounted, hidden, while it takes its plan down in steps.
-  const [previous, setPrevious] = useState(card);
-  const [leaving, setLeaving] = useState<PendingInteraction[]>(EMPTY);
-  const previousId = previous?.request.interactionId;
-  if (cardId !== previousId) {
-    setPrevious(card);
-    if (previous && !elsewhere && leavesInSteps(previous)) {
-      setLeaving((cards) => [
-        ...cards.filter((c) => c.request.interactionId !== previousId),
-        previous,
-      ]);
-    }
-  }
-  const stillLeaving = leaving.filter((c) => c.request.interactionId !== cardId);
-  const left = useCallback(
-    (id: string) => setLeaving((cards) => cards.filter((c) => c.request.interactionId !== id)),
-    [],
-  );
+  const { cards, left } = useLeavingCards(card, elsewhere);
 
   // W11: New session hands the keyboard straight to the message box.
   useEffect(() => {
@@ -76,9 +38,6 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
     markActed(id);
     inputRef.current?.focus();
   };
-
-  const cards = stillLeaving.map((each) => ({ each, isLeaving: true }));
-  if (card) cards.push({ each: card, isLeaving: false });
 
   return (
     <div className="composer-area">
@@ -94,7 +53,6 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
             data-leaving-card={isLeaving ? id : undefined}
           >
             <TeardownScope leaving={isLeaving} onDone={() => left(id)}>
-              {isLeaving && <LeavingFocus id={id} />}
               <QuestionComposer
                 key={id}
                 pending={each}
