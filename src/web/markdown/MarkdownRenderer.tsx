@@ -66,6 +66,38 @@ function nextEnd(split: LazySplit, start: number, budget: number): number {
 }
 
 /**
+ * Runs `step` (one commit each) a macrotask at a time, as many steps per task as fit in its
+ * budget (at least one), so the browser can lay out, paint and handle input in between; stops
+ * when `step` returns false, then calls `onEnd`. A message, not a timer: nested timers are held
+ * back at least 4 ms each.
+ */
+function inTasks(
+  step: () => boolean,
+  budgetMs: (task: number) => number,
+  onEnd?: () => void,
+): () => void {
+  const channel = new MessageChannel();
+  let stopped = false;
+  let task = 0;
+  channel.port1.onmessage = () => {
+    if (stopped) return;
+    const began = performance.now();
+    const budget = budgetMs(task++);
+    let more: boolean;
+    do more = step();
+    while (!stopped && more && performance.now() - began < budget);
+    if (stopped) return;
+    if (more) channel.port2.postMessage(null);
+    else onEnd?.();
+  };
+  channel.port2.postMessage(null);
+  return () => {
+    stopped = true;
+    channel.port1.close();
+  };
+}
+
+/**
  * Markdown from the model (R5): GFM, no raw HTML, only safe URLs, links open in a new tab.
  * Large texts are split at headings and block boundaries and rendered a few blocks per task so
  * no task runs long; each block is memoised on its own text so plan revisions reuse unchanged
@@ -82,51 +114,30 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   useLayoutEffect(() => {
     if (!leaving || teardown === null || shownRef.current <= PAGE_BLOCKS) return;
     const release = teardown.hold();
-    const channel = new MessageChannel();
-    let stopped = false;
-    channel.port1.onmessage = () => {
-      if (stopped) return;
-      const began = performance.now();
-      let end = shownRef.current;
-      do {
-        end = Math.max(0, end - TEARDOWN_BLOCKS);
-        const next = end;
+    const stop = inTasks(
+      () => {
+        const next = Math.max(0, shownRef.current - TEARDOWN_BLOCKS);
         flushSync(() => setShown(next));
-      } while (end > 0 && performance.now() - began < FIRST_STEP_MS);
-      if (end > 0) channel.port2.postMessage(null);
-      else release();
-    };
-    channel.port2.postMessage(null);
+        return next > 0;
+      },
+      () => FIRST_STEP_MS,
+      release,
+    );
     return () => {
-      stopped = true;
-      channel.port1.close();
+      stop();
       release();
     };
   }, [leaving, teardown]);
   useEffect(() => {
     if (leaving || !split.has(shownRef.current)) return;
-    // One step per macrotask, so the browser can lay out, paint and handle input in between.
-    // A message, not a timer: nested timers are held back at least 4 ms each.
-    const channel = new MessageChannel();
-    let stopped = false;
-    let budget = FIRST_STEP_MS;
-    channel.port1.onmessage = () => {
-      if (stopped) return;
-      const began = performance.now();
-      let end = shownRef.current;
-      do {
-        end += 1;
-        const next = end;
+    return inTasks(
+      () => {
+        const next = shownRef.current + 1;
         flushSync(() => setShown(next));
-      } while (!stopped && split.has(end) && performance.now() - began < budget);
-      budget = STEP_MS;
-      if (!stopped && split.has(end)) channel.port2.postMessage(null);
-    };
-    channel.port2.postMessage(null);
-    return () => {
-      stopped = true;
-      channel.port1.close();
-    };
+        return split.has(next);
+      },
+      (task) => (task === 0 ? FIRST_STEP_MS : STEP_MS),
+    );
   }, [split, leaving]);
   // A new text (a plan revision) keeps the count shown so far: split that far before slicing.
   split.has(shown - 1);

@@ -32,6 +32,17 @@ const review = {
   ],
 };
 
+const writeNotes = {
+  kind: "permission" as const,
+  interactionId: "p1",
+  sessionId: "s1",
+  toolName: "Write",
+  toolCallId: "call-p1",
+  summary: "notes.md",
+  input: { path: "notes.md", content: "# Notes" },
+  createdAt: 2,
+};
+
 function renderArea(entries: SessionEntry[]) {
   const frames = [
     snapshotFrame(
@@ -66,16 +77,7 @@ describe("decision surfaces in the composer area", () => {
     });
     receive({
       kind: "interaction.requested",
-      request: {
-        kind: "permission",
-        interactionId: "p1",
-        sessionId: "s1",
-        toolName: "Write",
-        toolCallId: "call-p1",
-        summary: "notes.md",
-        input: { path: "notes.md", content: "# Notes" },
-        createdAt: 2,
-      },
+      request: writeNotes,
     });
     await waitFor(() => expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus());
     await user.click(screen.getByRole("button", { name: "Allow once" }));
@@ -195,16 +197,7 @@ describe("decision surfaces in the composer area", () => {
     // A card arriving meanwhile takes focus as usual (W11).
     receive({
       kind: "interaction.requested",
-      request: {
-        kind: "permission",
-        interactionId: "p1",
-        sessionId: "s1",
-        toolName: "Write",
-        toolCallId: "call-p1",
-        summary: "notes.md",
-        input: { path: "notes.md", content: "# Notes" },
-        createdAt: 2,
-      },
+      request: writeNotes,
     });
     await waitFor(() => expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus());
 
