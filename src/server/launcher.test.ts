@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { PROTOCOL_VERSION } from "../protocol/index.ts";
-import { RawMcpClient } from "./mcp/rawMcpClient.ts";
+import { messagesOf, RawMcpClient } from "./mcp/rawMcpClient.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
@@ -98,9 +98,7 @@ describe("the npm start launcher", () => {
     const mcp = await agent.initialize("launcher-test");
     expect(mcp.status).toBe(200);
     expect(agent.sessionId).toBeTruthy();
-    const data = mcp.events.find((event) => event.data !== "")?.data;
-    const reply = mcp.json ?? (data === undefined ? undefined : JSON.parse(data));
-    expect(reply).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
+    expect(messagesOf(mcp)[0]).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
   }, 60_000);
 
   const codeCaches = () =>

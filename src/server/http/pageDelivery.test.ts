@@ -27,29 +27,39 @@ function get(port: number, path: string, headers: Record<string, string> = {}) {
   );
 }
 
-describe("the page as served", () => {
+/** A test server over a build that `write` puts in a temp folder, for one describe block. */
+function serveBuild(write: (dist: string) => void) {
+  const served = {} as { server: TestServer["server"]; dist: string };
   let t: TestServer;
   let dist: ReturnType<typeof tempDir>;
-  const page = `<!doctype html><title>plangate</title>${"<link rel=modulepreload>".repeat(20)}`;
-  const script = `console.log(${JSON.stringify("plangate ".repeat(500))});\n`;
-  const cookie = () => ({ cookie: `plangate_token_${t.server.port}=${t.server.token}` });
-
   beforeAll(async () => {
     dist = tempDir();
-    mkdirSync(join(dist.path, "assets"));
-    writeFileSync(join(dist.path, "index.html"), page);
-    writeFileSync(join(dist.path, "index.html.br"), brotliCompressSync(page));
-    writeFileSync(join(dist.path, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
-    writeFileSync(join(dist.path, "assets", "app.js"), script);
-    // What the build's precompress step writes (scripts/precompress.ts).
-    writeFileSync(join(dist.path, "assets", "app.js.br"), brotliCompressSync(script));
-    writeFileSync(join(dist.path, "assets", "app.js.gz"), gzipSync(script));
+    served.dist = dist.path;
+    write(dist.path);
     t = await startTestServer({ distDir: dist.path });
+    served.server = t.server;
   });
   afterAll(async () => {
     await t.stop();
     dist.remove();
   });
+  return served;
+}
+
+describe("the page as served", () => {
+  const page = `<!doctype html><title>plangate</title>${"<link rel=modulepreload>".repeat(20)}`;
+  const script = `console.log(${JSON.stringify("plangate ".repeat(500))});\n`;
+  const t = serveBuild((dist) => {
+    mkdirSync(join(dist, "assets"));
+    writeFileSync(join(dist, "index.html"), page);
+    writeFileSync(join(dist, "index.html.br"), brotliCompressSync(page));
+    writeFileSync(join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    writeFileSync(join(dist, "assets", "app.js"), script);
+    // What the build's precompress step writes (scripts/precompress.ts).
+    writeFileSync(join(dist, "assets", "app.js.br"), brotliCompressSync(script));
+    writeFileSync(join(dist, "assets", "app.js.gz"), gzipSync(script));
+  });
+  const cookie = () => ({ cookie: `plangate_token_${t.server.port}=${t.server.token}` });
 
   it("[W8] /access answers 204 to a good cookie and 401 to a missing or stale one, so a tab can tell a refused token from a server that is down", async () => {
     expect((await get(t.server.port, "/access", cookie())).status).toBe(204);
@@ -136,34 +146,23 @@ async function holdThreadPool(dir: string): Promise<{ release(): Promise<void> }
 }
 
 describe("[W1] the page document", () => {
-  let t: TestServer;
-  let dist: ReturnType<typeof tempDir>;
   const page = (version: string) =>
     `<!doctype html><title>plangate ${version}</title>${"<link rel=modulepreload>".repeat(20)}`;
+  const build = (dist: string, version: string) => {
+    writeFileSync(join(dist, "index.html"), page(version));
+    writeFileSync(join(dist, "index.html.br"), brotliCompressSync(page(version)));
+  };
+  const t = serveBuild((dist) => build(dist, "one"));
   const headers = (extra: Record<string, string> = {}) => ({
     cookie: `plangate_token_${t.server.port}=${t.server.token}`,
     accept: "text/html",
     ...extra,
   });
-  const build = (version: string) => {
-    writeFileSync(join(dist.path, "index.html"), page(version));
-    writeFileSync(join(dist.path, "index.html.br"), brotliCompressSync(page(version)));
-  };
-
-  beforeAll(async () => {
-    dist = tempDir();
-    build("one");
-    t = await startTestServer({ distDir: dist.path });
-  });
-  afterAll(async () => {
-    await t.stop();
-    dist.remove();
-  });
 
   it("[W1][B5] is sent while every file-system thread is busy: it does not wait for a file read (issue 15: the page during a burst of agent calls)", async () => {
     // Once, so the page is in memory: the first request may read the build.
     expect((await get(t.server.port, "/", headers())).status).toBe(200);
-    const pool = await holdThreadPool(dist.path);
+    const pool = await holdThreadPool(t.dist);
     let released = false;
     // Without this a page read from disk would hang the test: it then fails, not hangs.
     const fallback = setTimeout(() => {
@@ -196,7 +195,7 @@ describe("[W1] the page document", () => {
     expect(plain.status).toBe(200);
     expect(plain.headers.etag).not.toBe(etag);
 
-    build("two, longer than the first");
+    build(t.dist, "two, longer than the first");
     const rebuilt = await get(
       t.server.port,
       "/",
