@@ -1,9 +1,18 @@
 // @vitest-environment jsdom
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SessionEntry } from "../protocol/index.ts";
 import { App } from "./App.tsx";
-import { created, snapshotFrame, stored, summary, welcomeFrame } from "./store/fixtures.ts";
+import {
+  created,
+  longPlan,
+  planReviewRequest,
+  snapshotFrame,
+  stored,
+  summary,
+  welcomeFrame,
+} from "./store/fixtures.ts";
 import { renderShell } from "./testing/renderShell.tsx";
 
 afterEach(() => {
@@ -57,6 +66,55 @@ describe("App", () => {
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Fresh");
     expect(screen.getByTestId("composer-input")).toBeInTheDocument();
     expect(window.location.hash).toBe("#/s/fresh");
+  });
+
+  it("[W1] switching away from a session showing a long plan shows the other one at once and takes the plan down in steps", async () => {
+    const user = userEvent.setup();
+    const { container, client } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByRole("button", { name: /^Newer work/ }));
+    const plan = planReviewRequest("r1", longPlan(120), "new");
+    act(() =>
+      client.receive(
+        snapshotFrame(
+          "new",
+          [created, { kind: "interaction.requested", request: plan }].map((entry, i) =>
+            stored(i + 1, entry as SessionEntry),
+          ),
+          { title: "Newer work" },
+        ),
+      ),
+    );
+    const blocks = () => container.querySelectorAll(".md-block").length;
+    await waitFor(() => expect(blocks()).toBe(120));
+    const removals: number[] = [];
+    const observer = new MutationObserver((records) => {
+      const removed = records.flatMap((record) => [...record.removedNodes]);
+      const count = removed.filter((node) => node instanceof Element && node.matches(".md-block"));
+      if (count.length > 0) removals.push(count.length);
+    });
+    observer.observe(container, { childList: true, subtree: true });
+
+    // Synchronous, so the steps cannot have run before the first look.
+    fireEvent.click(screen.getByRole("button", { name: /^Older work/ }));
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Older work");
+    expect(container.querySelector("[data-leaving='new']")).toHaveAttribute("hidden");
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    const shown = container.querySelectorAll(".session-pane:not([hidden])");
+    expect([...shown].map((pane) => pane.getAttribute("data-session-pane"))).toEqual(["old"]);
+
+    await waitFor(() => expect(container.querySelector("[data-leaving]")).toBeNull());
+    observer.disconnect();
+    expect(blocks()).toBe(0);
+    expect(removals.length).toBeGreaterThan(2);
+    expect(Math.max(...removals)).toBeLessThan(120 / 2);
+  });
+
+  it("[W1] switching away from a session without a long plan unmounts it at once", async () => {
+    const user = userEvent.setup();
+    const { container } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByRole("button", { name: /^Newer work/ }));
+    await user.click(screen.getByRole("button", { name: /^Older work/ }));
+    expect(container.querySelectorAll(".session-pane")).toHaveLength(1);
   });
 
   it("[W1] reaches the settings from the header and comes back", async () => {

@@ -11,6 +11,9 @@ import { ErrorBanner } from "./layout/ErrorBanner.tsx";
 import { Header } from "./layout/Header.tsx";
 import { InboxPage, SettingsPage } from "./layout/lazyPages.ts";
 import { PageLoading } from "./layout/PageLoading.tsx";
+import { TeardownScope } from "./layout/teardown.tsx";
+import { useLeaving } from "./layout/useLeaving.ts";
+import { showsLongText } from "./markdown/blockRuns.ts";
 import { SessionList } from "./sessions/SessionList.tsx";
 import { useTheme } from "./settings/useTheme.ts";
 import { useAppStore } from "./store/store.ts";
@@ -20,14 +23,39 @@ import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/layout.css";
 
-function SessionPane({ sessionId }: { sessionId: string }) {
+function SessionPane({
+  sessionId,
+  isLeaving,
+  onLeft,
+}: {
+  sessionId: string;
+  isLeaving: boolean;
+  onLeft: () => void;
+}) {
   return (
-    <div className="session-pane">
-      <TodoPanel sessionId={sessionId} />
-      <Transcript sessionId={sessionId} />
-      <ComposerArea sessionId={sessionId} />
+    <div
+      className="session-pane"
+      data-session-pane={sessionId}
+      hidden={isLeaving || undefined}
+      data-leaving={isLeaving ? sessionId : undefined}
+    >
+      <TeardownScope leaving={isLeaving} onDone={onLeft}>
+        <TodoPanel sessionId={sessionId} />
+        <Transcript sessionId={sessionId} />
+        <ComposerArea sessionId={sessionId} />
+      </TeardownScope>
     </div>
   );
+}
+
+function sameId(sessionId: string): string {
+  return sessionId;
+}
+
+// A pane switched away from while it shows a long plan takes it down in steps (W1: no freeze).
+function paneLeavesInSteps(sessionId: string): boolean {
+  const pane = document.querySelector(`[data-session-pane="${CSS.escape(sessionId)}"]`);
+  return pane !== null && showsLongText(pane);
 }
 
 function EmptyState() {
@@ -50,6 +78,8 @@ export function App() {
   const showPage = useAppStore((s) => s.showPage);
   useHashRoute(client);
   useTheme();
+  const shownSession = page === "session" ? selected : null;
+  const panes = useLeaving(shownSession ?? null, sameId, paneLeavesInSteps);
 
   return (
     <div className="app">
@@ -87,6 +117,14 @@ export function App() {
         <ConnectionBanner />
         <ErrorBanner />
         <main id="main" className="main" tabIndex={-1}>
+          {panes.mounted.map(({ key, isLeaving }) => (
+            <SessionPane
+              key={key}
+              sessionId={key}
+              isLeaving={isLeaving}
+              onLeft={() => panes.left(key)}
+            />
+          ))}
           {page === "settings" ? (
             <Suspense fallback={<PageLoading />}>
               <SettingsPage onBack={() => showPage("session")} />
@@ -95,10 +133,8 @@ export function App() {
             <Suspense fallback={<PageLoading />}>
               <InboxPage />
             </Suspense>
-          ) : selected ? (
-            <SessionPane key={selected} sessionId={selected} />
           ) : (
-            <EmptyState />
+            !selected && <EmptyState />
           )}
         </main>
       </div>

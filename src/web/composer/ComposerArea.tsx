@@ -26,7 +26,7 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
   const headId = head?.request.interactionId;
   const receipt = useAppStore((s) => (headId ? s.receipts[headId] : undefined));
   const { card, elsewhere, markActed, showNext } = useShownCard(sessionId, head);
-  const { cards, left } = useLeavingCards(card, elsewhere);
+  const { mounted, left } = useLeavingCards(card, elsewhere);
 
   // W11: New session hands the keyboard straight to the message box.
   useEffect(() => {
@@ -41,26 +41,25 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="composer-area">
-      {cards.map(({ each, isLeaving }) => {
-        const id = each.request.interactionId;
-        const shownHere = !isLeaving && elsewhere;
+      {mounted.map(({ each: { pending: shown, elsewhere: isNotice }, key, isLeaving }) => {
+        const id = shown.request.interactionId;
         // One element type and key whether shown or leaving, so React keeps the card mounted.
         return (
           <div
             className="composer-card"
-            key={id}
+            key={key}
             hidden={isLeaving || undefined}
-            data-leaving-card={isLeaving ? id : undefined}
+            data-leaving={isLeaving ? key : undefined}
           >
-            <TeardownScope leaving={isLeaving} onDone={() => left(id)}>
+            <TeardownScope leaving={isLeaving} onDone={() => left(key)}>
               <QuestionComposer
                 key={id}
-                pending={each}
+                pending={shown}
                 waitingBehind={isLeaving || elsewhere ? 0 : pending.length - 1}
                 clockOffsetMs={clockOffsetMs}
                 receipt={isLeaving || elsewhere ? undefined : receipt}
-                resolvedElsewhere={shownHere}
-                onShowNext={shownHere && head ? showNext : undefined}
+                resolvedElsewhere={isNotice}
+                onShowNext={isNotice && head ? showNext : undefined}
                 onAnswer={(answers) => {
                   act(id);
                   client.answer(id, answers);

@@ -1,6 +1,7 @@
 import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { useTeardown } from "../layout/teardown.tsx";
+import { PAGE_BLOCKS } from "./blockRuns.ts";
 import { renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 
@@ -14,7 +15,6 @@ const Block = memo(function Block({ text, definitions }: { text: string; definit
 // run, not a list of every block shown so far (that made a 200-block plan quadratic: each of
 // its 200 commits walked all the blocks before it). A run is a fragment, so the blocks stay
 // siblings in the DOM (markdown.css and the comment blocks read them as such).
-const PAGE_BLOCKS = 24;
 
 const Page = memo(function Page({
   split,

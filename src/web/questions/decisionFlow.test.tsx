@@ -4,33 +4,20 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../protocol/index.ts";
 import { ComposerArea } from "../composer/ComposerArea.tsx";
-import { created, questionRequest, snapshotFrame, stored } from "../store/fixtures.ts";
+import {
+  created,
+  longPlan,
+  planReviewRequest,
+  questionRequest,
+  snapshotFrame,
+  stored,
+} from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 
 /** ComposerArea keeps a plan card this long to leave in steps. */
 const LONG_PLAN = 20_000;
 
-const review = {
-  kind: "question" as const,
-  interactionId: "r1",
-  sessionId: "s1",
-  toolName: "ExitPlanMode",
-  toolCallId: "call-r1",
-  createdAt: 1,
-  questions: [
-    {
-      question: "Review this implementation plan",
-      header: "Plan",
-      multiSelect: false,
-      detail: "## Steps\n\n1. migrate",
-      intent: { kind: "plan-review" as const, approve: "Approve" },
-      options: [
-        { label: "Approve", description: "Start editing" },
-        { label: "Refuse", description: "Stay in plan mode" },
-      ],
-    },
-  ],
-};
+const review = planReviewRequest("r1", "## Steps\n\n1. migrate");
 
 const writeNotes = {
   kind: "permission" as const,
@@ -42,6 +29,22 @@ const writeNotes = {
   input: { path: "notes.md", content: "# Notes" },
   createdAt: 2,
 };
+
+/** Counts the markdown blocks removed per mutation callback: one callback per task's commit. */
+function countRemovedBlocks(root: Element) {
+  const perCallback: number[] = [];
+  const observer = new MutationObserver((records) => {
+    let removed = 0;
+    for (const record of records) {
+      for (const node of record.removedNodes) {
+        if (node instanceof Element && node.classList.contains("md-block")) removed += 1;
+      }
+    }
+    if (removed > 0) perCallback.push(removed);
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  return { perCallback, stop: () => observer.disconnect() };
+}
 
 function renderArea(entries: SessionEntry[]) {
   const frames = [
@@ -153,34 +156,16 @@ describe("decision surfaces in the composer area", () => {
 
   it("[W1] a long plan card that leaves is hidden at once and taken down over several tasks, then unmounted", async () => {
     const sections = 120;
-    const plan = Array.from(
-      { length: sections },
-      (_, i) =>
-        `## Step ${i}\n\nChange \`src/part${i}.ts\` so that the cache is read once per call and the stale entries are dropped before the next read starts; then check the callers that still read the catalog directly and move them over one at a time.`,
-    ).join("\n\n");
+    const plan = longPlan(sections);
     expect(plan.length).toBeGreaterThan(LONG_PLAN);
-    const longReview = {
-      ...review,
-      questions: [{ ...review.questions[0]!, detail: plan }],
-    };
     const { container, receive } = renderArea([
-      { kind: "interaction.requested", request: longReview },
+      { kind: "interaction.requested", request: planReviewRequest("r1", plan) },
     ]);
     const blocks = () => container.querySelectorAll(".md-block").length;
     await waitFor(() => expect(blocks()).toBe(sections));
     screen.getByRole("button", { name: "Approve" }).focus();
 
-    const removedPerCallback: number[] = [];
-    const observer = new MutationObserver((records) => {
-      let removed = 0;
-      for (const record of records) {
-        for (const node of record.removedNodes) {
-          if (node instanceof Element && node.classList.contains("md-block")) removed += 1;
-        }
-      }
-      if (removed > 0) removedPerCallback.push(removed);
-    });
-    observer.observe(container, { childList: true, subtree: true });
+    const removed = countRemovedBlocks(container);
     receive({
       kind: "interaction.resolved",
       interactionId: "r1",
@@ -188,7 +173,7 @@ describe("decision surfaces in the composer area", () => {
     });
 
     // Hidden, out of the accessibility tree and without focus, but not yet removed.
-    const leaving = container.querySelector("[data-leaving-card='r1']");
+    const leaving = container.querySelector("[data-leaving='r1']");
     expect(leaving).not.toBeNull();
     expect(leaving).toHaveAttribute("hidden");
     expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
@@ -201,12 +186,38 @@ describe("decision surfaces in the composer area", () => {
     });
     await waitFor(() => expect(screen.getByRole("region", { name: "Allow Write?" })).toHaveFocus());
 
-    await waitFor(() => expect(container.querySelector("[data-leaving-card]")).toBeNull());
-    observer.disconnect();
+    await waitFor(() => expect(container.querySelector("[data-leaving]")).toBeNull());
+    removed.stop();
     expect(blocks()).toBe(0);
     // In steps: no one step removed most of the plan.
-    expect(removedPerCallback.length).toBeGreaterThan(2);
-    expect(Math.max(...removedPerCallback)).toBeLessThan(sections / 2);
+    expect(removed.perCallback.length).toBeGreaterThan(2);
+    expect(Math.max(...removed.perCallback)).toBeLessThan(sections / 2);
+  });
+
+  it("[W12] a long plan settled in another tab gives way to the notice at once and leaves in steps", async () => {
+    const plan = longPlan(120);
+    const { container, receive } = renderArea([
+      { kind: "interaction.requested", request: planReviewRequest("r1", plan) },
+      { kind: "interaction.requested", request: questionRequest("q2") },
+    ]);
+    const blocks = () => container.querySelectorAll(".md-block").length;
+    await waitFor(() => expect(blocks()).toBe(120));
+    const removed = countRemovedBlocks(container);
+
+    receive({ kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } });
+    expect(container.querySelector("[data-leaving='r1']")).toHaveAttribute("hidden");
+    await waitFor(() =>
+      expect(screen.getByRole("status")).toHaveTextContent("answered in another tab"),
+    );
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    expect(screen.queryByText("Which database for q2?")).toBeNull();
+
+    await waitFor(() => expect(container.querySelector("[data-leaving]")).toBeNull());
+    expect(blocks()).toBe(0);
+    expect(removed.perCallback.length).toBeGreaterThan(2);
+    expect(Math.max(...removed.perCallback)).toBeLessThan(120 / 2);
+    removed.stop();
+    expect(screen.getByRole("status")).toHaveTextContent("answered in another tab");
   });
 
   it("[W1] a short plan card leaves at once, as before", () => {

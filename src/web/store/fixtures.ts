@@ -79,3 +79,41 @@ export function questionRequest(interactionId: string, sessionId = "s1"): Questi
     ],
   };
 }
+
+/** An ExitPlanMode review of `plan`, as the plan-review panel receives it. */
+export function planReviewRequest(
+  interactionId: string,
+  plan: string,
+  sessionId = "s1",
+): QuestionRequest {
+  return {
+    kind: "question",
+    interactionId,
+    sessionId,
+    toolName: "ExitPlanMode",
+    toolCallId: `call-${interactionId}`,
+    createdAt: 1,
+    questions: [
+      {
+        question: "Review this implementation plan",
+        header: "Plan",
+        multiSelect: false,
+        detail: plan,
+        intent: { kind: "plan-review", approve: "Approve" },
+        options: [
+          { label: "Approve", description: "Start editing" },
+          { label: "Refuse", description: "Stay in plan mode" },
+        ],
+      },
+    ],
+  };
+}
+
+/** A plan of `sections` short sections: one markdown block per heading and one per paragraph. */
+export function longPlan(sections: number): string {
+  return Array.from(
+    { length: sections },
+    (_, i) =>
+      `## Step ${i}\n\nChange \`src/part${i}.ts\` so that the cache is read once per call and the stale entries are dropped before the next read starts; then check the callers that still read the catalog directly and move them over one at a time.`,
+  ).join("\n\n");
+}

@@ -1,0 +1,51 @@
+import { useCallback, useLayoutEffect, useState } from "react";
+
+export interface Mounted<T> {
+  each: T;
+  key: string;
+  /** Gone from the screen; kept mounted, hidden, while it takes itself down (teardown.tsx). */
+  isLeaving: boolean;
+}
+
+/**
+ * What a container mounts: the item it shows, after the items that have just left it and take
+ * themselves down in steps. `leavesInSteps` decides, as an item leaves, whether it is kept;
+ * `left` drops a kept item once it is down (its TeardownScope's onDone). The leaving element
+ * carries `data-leaving`, so focus inside it moves out, as its removal would have moved it.
+ */
+export function useLeaving<T>(
+  current: T | null,
+  keyOf: (item: T) => string,
+  leavesInSteps: (item: T) => boolean,
+) {
+  const key = current === null ? undefined : keyOf(current);
+  const [previous, setPrevious] = useState(current);
+  const [leaving, setLeaving] = useState<Mounted<T>[]>([]);
+  const previousKey = previous === null ? undefined : keyOf(previous);
+  // During render, so the item never unmounts between being shown and leaving.
+  if (key !== previousKey) {
+    setPrevious(current);
+    if (previous !== null && previousKey !== undefined && leavesInSteps(previous)) {
+      const gone = { each: previous, key: previousKey, isLeaving: true };
+      setLeaving((items) => [...items.filter((item) => item.key !== previousKey), gone]);
+    }
+  }
+  const mounted = leaving.filter((item) => item.key !== key);
+  if (current !== null && key !== undefined) mounted.push({ each: current, key, isLeaving: false });
+
+  const leavingKeys = mounted
+    .filter((item) => item.isLeaving)
+    .map((item) => item.key)
+    .join(" ");
+  useLayoutEffect(() => {
+    if (leavingKeys === "") return;
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active.closest("[data-leaving]")) active.blur();
+  }, [leavingKeys]);
+
+  const left = useCallback(
+    (gone: string) => setLeaving((items) => items.filter((item) => item.key !== gone)),
+    [],
+  );
+  return { mounted, left };
+}
