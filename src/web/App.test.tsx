@@ -14,6 +14,7 @@ import {
   welcomeFrame,
 } from "./store/fixtures.ts";
 import { renderShell } from "./testing/renderShell.tsx";
+import { watchTeardown } from "./testing/teardownProbe.ts";
 
 afterEach(() => {
   window.location.hash = "";
@@ -86,13 +87,7 @@ describe("App", () => {
     );
     const blocks = () => container.querySelectorAll(".md-block").length;
     await waitFor(() => expect(blocks()).toBe(120));
-    const removals: number[] = [];
-    const observer = new MutationObserver((records) => {
-      const removed = records.flatMap((record) => [...record.removedNodes]);
-      const count = removed.filter((node) => node instanceof Element && node.matches(".md-block"));
-      if (count.length > 0) removals.push(count.length);
-    });
-    observer.observe(container, { childList: true, subtree: true });
+    const removed = watchTeardown(container);
 
     // Synchronous, so the steps cannot have run before the first look.
     fireEvent.click(screen.getByRole("button", { name: /^Older work/ }));
@@ -103,10 +98,10 @@ describe("App", () => {
     expect([...shown].map((pane) => pane.getAttribute("data-session-pane"))).toEqual(["old"]);
 
     await waitFor(() => expect(container.querySelector("[data-leaving]")).toBeNull());
-    observer.disconnect();
+    removed.stop();
     expect(blocks()).toBe(0);
-    expect(removals.length).toBeGreaterThan(2);
-    expect(Math.max(...removals)).toBeLessThan(120 / 2);
+    expect(removed.perTask.length).toBeGreaterThan(2);
+    expect(Math.max(...removed.perTask)).toBeLessThan(120 / 2);
   });
 
   it("[W1] switching away from a session without a long plan unmounts it at once", async () => {

@@ -1,15 +1,29 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { focusIsIdle } from "./useClaimFocus.ts";
 import "./questions.css";
 
 /** X3/W12: the interaction this tab showed was settled by another tab or device. */
-export function AnsweredElsewhere({ onShowNext }: { onShowNext?: () => void }) {
+export function AnsweredElsewhere({
+  onShowNext,
+  focusComposer,
+}: {
+  onShowNext?: () => void;
+  focusComposer: () => void;
+}) {
   const { t } = useTranslation("question");
   const nextRef = useRef<HTMLButtonElement>(null);
-  // W11: the card that had focus is gone; the way on takes it rather than the page body.
+  const hasNext = onShowNext !== undefined;
+  const focusComposerRef = useRef(focusComposer);
+  focusComposerRef.current = focusComposer;
+  // W11: the card that had focus is gone; the way on takes it rather than the page body: the
+  // next-question button, also when the next question arrives after the notice, else the
+  // message box.
   useEffect(() => {
-    if (document.activeElement === document.body) nextRef.current?.focus();
-  }, []);
+    if (!focusIsIdle()) return;
+    if (hasNext) nextRef.current?.focus();
+    else if (document.activeElement === document.body) focusComposerRef.current();
+  }, [hasNext]);
   if (onShowNext === undefined) {
     return (
       <p className="qcard qelsewhere" role="status">

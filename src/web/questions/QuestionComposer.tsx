@@ -22,7 +22,7 @@ export function QuestionComposer(props: QuestionComposerProps) {
         <p className="qcomposer-waiting">{t("queue.waiting", { count: waitingBehind })}</p>
       )}
       {resolvedElsewhere ? (
-        <AnsweredElsewhere onShowNext={props.onShowNext} />
+        <AnsweredElsewhere onShowNext={props.onShowNext} focusComposer={props.focusComposer} />
       ) : request.kind === "permission" ? (
         <PermissionCard
           key={request.interactionId}

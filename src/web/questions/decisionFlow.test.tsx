@@ -13,6 +13,7 @@ import {
   stored,
 } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
+import { watchTeardown } from "../testing/teardownProbe.ts";
 
 /** ComposerArea keeps a plan card this long to leave in steps. */
 const LONG_PLAN = 20_000;
@@ -29,22 +30,6 @@ const writeNotes = {
   input: { path: "notes.md", content: "# Notes" },
   createdAt: 2,
 };
-
-/** Counts the markdown blocks removed per mutation callback: one callback per task's commit. */
-function countRemovedBlocks(root: Element) {
-  const perCallback: number[] = [];
-  const observer = new MutationObserver((records) => {
-    let removed = 0;
-    for (const record of records) {
-      for (const node of record.removedNodes) {
-        if (node instanceof Element && node.classList.contains("md-block")) removed += 1;
-      }
-    }
-    if (removed > 0) perCallback.push(removed);
-  });
-  observer.observe(root, { childList: true, subtree: true });
-  return { perCallback, stop: () => observer.disconnect() };
-}
 
 function renderArea(entries: SessionEntry[]) {
   const frames = [
@@ -109,6 +94,18 @@ describe("decision surfaces in the composer area", () => {
     expect(screen.getByText("Which database for q2?")).toBeInTheDocument();
   });
 
+  it("[W11] a card settled elsewhere hands focus to the message box, and to the next-question button once a next question arrives", async () => {
+    const { input, receive } = renderArea([
+      { kind: "interaction.requested", request: questionRequest("q1") },
+    ]);
+    screen.getByRole("radio", { name: /Postgres/ }).focus();
+    receive({ kind: "interaction.resolved", interactionId: "q1", outcome: { type: "cancelled" } });
+    expect(screen.getByRole("status")).toHaveTextContent("Answered elsewhere");
+    expect(input).toHaveFocus();
+    receive({ kind: "interaction.requested", request: questionRequest("q2") });
+    expect(screen.getByRole("button", { name: "Show the next question" })).toHaveFocus();
+  });
+
   it("[W12] a question answered here moves straight on to the next one", async () => {
     const user = userEvent.setup();
     const { receive } = renderArea([
@@ -165,7 +162,7 @@ describe("decision surfaces in the composer area", () => {
     await waitFor(() => expect(blocks()).toBe(sections));
     screen.getByRole("button", { name: "Approve" }).focus();
 
-    const removed = countRemovedBlocks(container);
+    const removed = watchTeardown(container);
     receive({
       kind: "interaction.resolved",
       interactionId: "r1",
@@ -190,8 +187,8 @@ describe("decision surfaces in the composer area", () => {
     removed.stop();
     expect(blocks()).toBe(0);
     // In steps: no one step removed most of the plan.
-    expect(removed.perCallback.length).toBeGreaterThan(2);
-    expect(Math.max(...removed.perCallback)).toBeLessThan(sections / 2);
+    expect(removed.perTask.length).toBeGreaterThan(2);
+    expect(Math.max(...removed.perTask)).toBeLessThan(sections / 2);
   });
 
   it("[W12] a long plan settled in another tab gives way to the notice at once and leaves in steps", async () => {
@@ -202,7 +199,7 @@ describe("decision surfaces in the composer area", () => {
     ]);
     const blocks = () => container.querySelectorAll(".md-block").length;
     await waitFor(() => expect(blocks()).toBe(120));
-    const removed = countRemovedBlocks(container);
+    const removed = watchTeardown(container);
 
     receive({ kind: "interaction.resolved", interactionId: "r1", outcome: { type: "cancelled" } });
     expect(container.querySelector("[data-leaving='r1']")).toHaveAttribute("hidden");
@@ -214,8 +211,8 @@ describe("decision surfaces in the composer area", () => {
 
     await waitFor(() => expect(container.querySelector("[data-leaving]")).toBeNull());
     expect(blocks()).toBe(0);
-    expect(removed.perCallback.length).toBeGreaterThan(2);
-    expect(Math.max(...removed.perCallback)).toBeLessThan(120 / 2);
+    expect(removed.perTask.length).toBeGreaterThan(2);
+    expect(Math.max(...removed.perTask)).toBeLessThan(120 / 2);
     removed.stop();
     expect(screen.getByRole("status")).toHaveTextContent("answered in another tab");
   });
