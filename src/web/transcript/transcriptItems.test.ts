@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { QuestionRequest, SessionEntry, StoredEntry } from "../../protocol/index.ts";
+import { planReviewRequest } from "../store/fixtures.ts";
 import { transcriptItems } from "./transcriptItems.ts";
 
 const PLAN = "# Plan\n\n1. migrate";
 
 function reviewRequest(interactionId: string, revision = 1): QuestionRequest {
-  return {
-    kind: "question",
-    interactionId,
-    sessionId: "s1",
-    toolName: "ExitPlanMode",
-    toolCallId: `call-${interactionId}`,
-    createdAt: 1,
-    planRevision: { number: revision },
-    questions: [
-      {
-        question: "Review this implementation plan",
-        header: "Plan",
-        multiSelect: false,
-        detail: PLAN,
-        intent: { kind: "plan-review", approve: "Approve" },
-        options: [
-          { label: "Approve", description: "go" },
-          { label: "Refuse", description: "stay" },
-        ],
-      },
-    ],
-  };
+  return { ...planReviewRequest(interactionId, PLAN), planRevision: { number: revision } };
 }
 
 function log(...entries: SessionEntry[]): StoredEntry[] {
