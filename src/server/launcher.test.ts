@@ -104,6 +104,16 @@ describe("the npm start launcher", () => {
   const codeCaches = () =>
     readdirSync(join(tree.path, "dist-server")).filter((name) => name.endsWith(".v8cache"));
 
+  it("[R1] rebuilds a bundle made before the file carried its own function wrapper (issue 15: restart)", async () => {
+    expect(await help()).toContain("Usage:");
+    const stampPath = join(tree.path, "dist-server", "stamp.json");
+    const { wrapped: _, ...older } = JSON.parse(readFileSync(stampPath, "utf8"));
+    writeFileSync(stampPath, JSON.stringify(older));
+    const afterUpgrade = await help();
+    expect(afterUpgrade).toContain("plangate: built the server into dist-server/");
+    expect(afterUpgrade).toContain("Usage:");
+  }, 60_000);
+
   it("[R1] reuses a fresh bundle and its code cache, and rebuilds a stale one before running it", async () => {
     await help();
     const [cache] = codeCaches();
