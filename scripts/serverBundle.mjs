@@ -41,6 +41,53 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * Packages that require more at load than the server ever calls (issue 15). Each `shim`
+ * stands in for `specifier` when `importer` requires it.
+ */
+const SHIMS = [
+  {
+    // @fastify/static calls glob (with minimatch, minipass, path-scurry, lru-cache) only to
+    // list a `wildcard: false` root, which the server never asks for: loaded on first call.
+    importer: /[\\/]@fastify[\\/]static[\\/]index\.js$/,
+    specifier: "glob",
+    shim: 'export async function glob(...args) { return (await import("glob")).glob(...args); }',
+  },
+  {
+    // fastify's plugin version check calls three of semver's functions; the package index
+    // loads all 47 of its modules.
+    importer: /[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/,
+    specifier: "semver",
+    shim: [
+      'export { default as coerce } from "semver/functions/coerce.js";',
+      'export { default as gt } from "semver/functions/gt.js";',
+      'export { default as satisfies } from "semver/functions/satisfies.js";',
+    ].join("\n"),
+  },
+];
+
+const startupShims = {
+  name: "startup-shims",
+  setup(build) {
+    for (const [index, { importer, specifier }] of SHIMS.entries()) {
+      const filter = new RegExp(`^${specifier}$`);
+      build.onResolve({ filter }, (args) =>
+        importer.test(args.importer)
+          ? {
+              path: `${specifier} (shim)`,
+              namespace: "startup-shim",
+              pluginData: { index, dir: args.resolveDir },
+            }
+          : undefined,
+      );
+    }
+    build.onLoad({ filter: /.*/, namespace: "startup-shim" }, (args) => ({
+      contents: SHIMS[args.pluginData.index].shim,
+      resolveDir: args.pluginData.dir,
+    }));
+  },
+};
+
 /** CommonJS's module wrapper, strict like the ES modules the bundle is made from. */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {"use strict";';
 const WRAPPER_END = "})";
@@ -80,7 +127,7 @@ export function bundleOptions(root) {
     legalComments: "external",
     metafile: true,
     logLevel: "warning",
-    plugins: [englishOnlyZod],
+    plugins: [englishOnlyZod, startupShims],
   };
 }
 
