@@ -64,7 +64,24 @@ const SHIMS = [
       'export { default as satisfies } from "semver/functions/satisfies.js";',
     ].join("\n"),
   },
+  // Node's http2 (fastify: only for `http2: true`) and zlib (ws: only for permessage-deflate,
+  // which the server does not offer) take a few ms each to load: loaded on first use.
+  builtinOnFirstUse(/[\\/]fastify[\\/]lib[\\/]server\.js$/, "node:http2"),
+  builtinOnFirstUse(/[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/, "zlib"),
 ];
+
+/** A stand-in for a built-in module that requires it when one of its properties is first read. */
+function builtinOnFirstUse(importer, specifier) {
+  return {
+    importer,
+    specifier,
+    shim: [
+      "let loaded;",
+      `const load = () => (loaded ??= require(${JSON.stringify(specifier)}));`,
+      "module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });",
+    ].join("\n"),
+  };
+}
 
 const startupShims = {
   name: "startup-shims",

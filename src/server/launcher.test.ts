@@ -101,6 +101,32 @@ describe("the npm start launcher", () => {
     expect(messagesOf(mcp)[0]).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
   }, 60_000);
 
+  it("[R1] starts and serves the page without loading Node's http2 or zlib (issue 15: restart)", async () => {
+    // Written when the server exits: which of Node's modules it loaded until then.
+    const loaded = join(workspace.path, "loaded.json");
+    const record = join(workspace.path, "record.cjs");
+    writeFileSync(
+      record,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));`,
+    );
+    const cli = CliProcess.node(
+      ["--require", record, "scripts/start.cjs", "--port", "0", "--workspace", workspace.path],
+      tree.path,
+    );
+    running.push(cli);
+    const url = await cli.url();
+    const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const page = await fetch(new URL(first.headers.get("location") ?? "/", url), {
+      headers: { cookie, accept: "text/html" },
+    });
+    expect(page.status).toBe(200);
+    await cli.kill("SIGTERM");
+    const modules: string[] = JSON.parse(readFileSync(loaded, "utf8"));
+    expect(modules).toContain("NativeModule http");
+    expect(modules.filter((name) => /^NativeModule (http2|zlib)$/.test(name))).toEqual([]);
+  }, 60_000);
+
   const codeCaches = () =>
     readdirSync(join(tree.path, "dist-server")).filter((name) => name.endsWith(".v8cache"));
 
