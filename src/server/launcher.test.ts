@@ -3,6 +3,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -15,6 +16,15 @@ import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
+
+/** The page as a browser opens the printed URL: its token redirect, then the page. */
+async function openPage(url: URL): Promise<Response> {
+  const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+  const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return fetch(new URL(first.headers.get("location") ?? "/", url), {
+    headers: { cookie, accept: "text/html" },
+  });
+}
 const PAGE = '<!doctype html><div id="root">launcher test page</div>';
 
 // `npm start` is `node scripts/start.cjs`: run it in a copy of the project, so the bundle it
@@ -115,12 +125,7 @@ describe("the npm start launcher", () => {
     );
     running.push(cli);
     const url = await cli.url();
-    const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
-    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const page = await fetch(new URL(first.headers.get("location") ?? "/", url), {
-      headers: { cookie, accept: "text/html" },
-    });
-    expect(page.status).toBe(200);
+    expect((await openPage(url)).status).toBe(200);
     await cli.kill("SIGTERM");
     const modules: string[] = JSON.parse(readFileSync(loaded, "utf8"));
     expect(modules).toContain("NativeModule http");
@@ -138,6 +143,18 @@ describe("the npm start launcher", () => {
     const afterUpgrade = await help();
     expect(afterUpgrade).toContain("plangate: built the server into dist-server/");
     expect(afterUpgrade).toContain("Usage:");
+  }, 60_000);
+
+  it("[R1] keeps the code cache once the first page has been served, not after start-up alone (issue 15: restart)", async () => {
+    expect(await help()).toContain("Usage:");
+    for (const cache of codeCaches()) rmSync(join(tree.path, "dist-server", cache));
+    const cli = launch(["--port", "0", "--workspace", workspace.path, "--token", "tok"]);
+    const url = await cli.url();
+    // Long enough for a start-up without requests to have been taken as the whole of one.
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(codeCaches()).toEqual([]);
+    expect((await openPage(url)).status).toBe(200);
+    await vi.waitFor(() => expect(codeCaches()).toHaveLength(1), { timeout: 10_000 });
   }, 60_000);
 
   it("[R1] reuses a fresh bundle and its code cache, and rebuilds a stale one before running it", async () => {
