@@ -27,6 +27,8 @@ function freshBundle(root) {
   } catch {
     return undefined;
   }
+  // A bundle from before the file carried its own function wrapper would run as a bare script.
+  if (stamp.wrapped !== true) return undefined;
   const path = join(outDir, BUNDLE);
   if (mtimeOf(path) === Number.POSITIVE_INFINITY) return undefined;
   // Every start checks some 850 files: joined as strings (the kernel resolves `..`), since

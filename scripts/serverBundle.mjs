@@ -41,6 +41,74 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * Packages that require more at load than the server ever calls (issue 15). Each `shim`
+ * stands in for `specifier` when `importer` requires it.
+ */
+const SHIMS = [
+  {
+    // @fastify/static calls glob (with minimatch, minipass, path-scurry, lru-cache) only to
+    // list a `wildcard: false` root, which the server never asks for: loaded on first call.
+    importer: /[\\/]@fastify[\\/]static[\\/]index\.js$/,
+    specifier: "glob",
+    shim: 'export async function glob(...args) { return (await import("glob")).glob(...args); }',
+  },
+  {
+    // fastify's plugin version check calls three of semver's functions; the package index
+    // loads all 47 of its modules.
+    importer: /[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/,
+    specifier: "semver",
+    shim: [
+      'export { default as coerce } from "semver/functions/coerce.js";',
+      'export { default as gt } from "semver/functions/gt.js";',
+      'export { default as satisfies } from "semver/functions/satisfies.js";',
+    ].join("\n"),
+  },
+  // Node's http2 (fastify: only for `http2: true`) and zlib (ws: only for permessage-deflate,
+  // which the server does not offer) take a few ms each to load: loaded on first use.
+  builtinOnFirstUse(/[\\/]fastify[\\/]lib[\\/]server\.js$/, "node:http2"),
+  builtinOnFirstUse(/[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/, "zlib"),
+];
+
+/** A stand-in for a built-in module that requires it when one of its properties is first read. */
+function builtinOnFirstUse(importer, specifier) {
+  return {
+    importer,
+    specifier,
+    shim: [
+      "let loaded;",
+      `const load = () => (loaded ??= require(${JSON.stringify(specifier)}));`,
+      "module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });",
+    ].join("\n"),
+  };
+}
+
+const startupShims = {
+  name: "startup-shims",
+  setup(build) {
+    for (const [index, { importer, specifier }] of SHIMS.entries()) {
+      const filter = new RegExp(`^${specifier}$`);
+      build.onResolve({ filter }, (args) =>
+        importer.test(args.importer)
+          ? {
+              path: `${specifier} (shim)`,
+              namespace: "startup-shim",
+              pluginData: { index, dir: args.resolveDir },
+            }
+          : undefined,
+      );
+    }
+    build.onLoad({ filter: /.*/, namespace: "startup-shim" }, (args) => ({
+      contents: SHIMS[args.pluginData.index].shim,
+      resolveDir: args.pluginData.dir,
+    }));
+  },
+};
+
+/** CommonJS's module wrapper, strict like the ES modules the bundle is made from. */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {"use strict";';
+const WRAPPER_END = "})";
+
 function writeWhole(path, contents) {
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, contents);
@@ -61,7 +129,12 @@ export function bundleOptions(root) {
     external: EXTERNAL,
     // What ES modules (ours, and packages such as fdir) ask import.meta, a script's wrapper has.
     define: { "import.meta.dirname": "__dirname", "import.meta.url": "__importMetaUrl" },
-    banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // The file is one function expression, which the launcher compiles as it is: wrapped there
+    // instead, the 2.9 MB source would be copied once more, onto the heap, on every start.
+    banner: {
+      js: `${WRAPPER_START}var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;`,
+    },
+    footer: { js: WRAPPER_END },
     sourcemap: "linked",
     // Start-up reads and decodes the whole file: without comments and indentation it is a third
     // smaller, and pure ASCII (esbuild escapes the rest), so it decodes to a one-byte string.
@@ -71,7 +144,7 @@ export function bundleOptions(root) {
     legalComments: "external",
     metafile: true,
     logLevel: "warning",
-    plugins: [englishOnlyZod],
+    plugins: [englishOnlyZod, startupShims],
   };
 }
 
@@ -117,7 +190,7 @@ export async function buildBundle(root) {
   // Pure ASCII (as the minified bundle is) reads as latin1 to the same string, with less work.
   const bundleBytes = result.outputFiles.find((file) => file.path === path)?.contents ?? [];
   const encoding = bundleBytes.every((byte) => byte < 0x80) ? "latin1" : "utf8";
-  writeWhole(join(outDir, STAMP), JSON.stringify({ builtAt, encoding, inputs }));
+  writeWhole(join(outDir, STAMP), JSON.stringify({ builtAt, encoding, wrapped: true, inputs }));
   return { path, builtAt, encoding };
 }
 

@@ -27,6 +27,20 @@ describe("the server bundle's start-up", () => {
     expect(startup.filter((input) => inPackage(input, "fdir"))).toEqual([]);
   });
 
+  it("[R1] loads glob, which @fastify/static calls only for a wildcard: false root, on its first call (issue 15: restart)", () => {
+    expect(startup.some((input) => inPackage(input, "@fastify/static"))).toBe(true);
+    for (const name of ["glob", "minimatch", "minipass", "path-scurry"]) {
+      expect(startup.filter((input) => inPackage(input, name))).toEqual([]);
+    }
+  });
+
+  it("[R1] loads of semver only the three functions fastify's plugin version check calls (issue 15: restart)", () => {
+    const semver = startup.filter((input) => inPackage(input, "semver"));
+    expect(semver.some((input) => input.endsWith("/semver/functions/satisfies.js"))).toBe(true);
+    // The package's index, and with it every range helper (intersects, minVersion, outside…).
+    expect(semver.filter((input) => /\/semver\/(index\.js|ranges\/)/.test(input))).toEqual([]);
+  });
+
   it("[R2] carries zod's English messages alone, not its sixty other locales (issue 15: restart)", () => {
     const locales = startup.filter((input) => input.includes("node_modules/zod/v4/locales/"));
     expect(locales.map((input) => input.replace(/.*\/locales\//, ""))).toEqual(["en.js"]);

@@ -6,9 +6,12 @@ const { readFileSync, renameSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname, resolve } = require("node:path");
 const { Script } = require("node:vm");
+const { subscribe, unsubscribe } = require("node:diagnostics_channel");
 const { freshBundle } = require("./bundleStamp.cjs");
 
 const root = resolve(__dirname, "..");
+/** Node's channel for each HTTP response the server has finished sending. */
+const RESPONSE_SENT = "http.server.response.finish";
 
 function run(bundle) {
   // Node 20 keeps no code cache for modules, so the bundle runs as a script with V8's cached
@@ -20,17 +23,18 @@ function run(bundle) {
   } catch {
     cachedData = undefined;
   }
-  const source = readFileSync(bundle.path, bundle.encoding);
-  const script = new Script(
-    // Strict like the ES modules it was bundled from: sloppy mode would let some errors pass silently.
-    `(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`,
-    { filename: bundle.path, cachedData },
-  );
+  // The file is CommonJS's module wrapper around the bundle (a function expression), so V8
+  // compiles the string as read, with no copy to join a wrapper to it.
+  const script = new Script(readFileSync(bundle.path, bundle.encoding), {
+    filename: bundle.path,
+    cachedData,
+  });
   if (cachedData === undefined || script.cachedDataRejected) {
     let saved = false;
     const save = () => {
       if (saved) return;
       saved = true;
+      unsubscribe(RESPONSE_SENT, afterFirstResponse);
       try {
         const temp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(temp, script.createCachedData());
@@ -39,8 +43,17 @@ function run(bundle) {
         // a read-only tree starts without the cache
       }
     };
-    // Once start-up has compiled what it needs; or on the way out if that comes sooner.
-    setTimeout(save, 1000).unref();
+    // With what a restart is timed by compiled too: the first response (the page's redirect)
+    // and what closely follows it (the page, its assets, the socket). Else after start-up
+    // alone; or on the way out if that comes sooner.
+    let responded = false;
+    const afterFirstResponse = () => {
+      if (responded) return;
+      responded = true;
+      setTimeout(save, 500).unref();
+    };
+    subscribe(RESPONSE_SENT, afterFirstResponse);
+    setTimeout(save, 10_000).unref();
     process.once("exit", save);
   }
   const module = { exports: {} };

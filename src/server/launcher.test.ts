@@ -3,6 +3,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -15,6 +16,15 @@ import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
+
+/** The page as a browser opens the printed URL: its token redirect, then the page. */
+async function openPage(url: URL): Promise<Response> {
+  const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+  const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return fetch(new URL(first.headers.get("location") ?? "/", url), {
+    headers: { cookie, accept: "text/html" },
+  });
+}
 const PAGE = '<!doctype html><div id="root">launcher test page</div>';
 
 // `npm start` is `node scripts/start.cjs`: run it in a copy of the project, so the bundle it
@@ -101,8 +111,51 @@ describe("the npm start launcher", () => {
     expect(messagesOf(mcp)[0]).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
   }, 60_000);
 
+  it("[R1] starts and serves the page without loading Node's http2 or zlib (issue 15: restart)", async () => {
+    // Written when the server exits: which of Node's modules it loaded until then.
+    const loaded = join(workspace.path, "loaded.json");
+    const record = join(workspace.path, "record.cjs");
+    writeFileSync(
+      record,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));`,
+    );
+    const cli = CliProcess.node(
+      ["--require", record, "scripts/start.cjs", "--port", "0", "--workspace", workspace.path],
+      tree.path,
+    );
+    running.push(cli);
+    const url = await cli.url();
+    expect((await openPage(url)).status).toBe(200);
+    await cli.kill("SIGTERM");
+    const modules: string[] = JSON.parse(readFileSync(loaded, "utf8"));
+    expect(modules).toContain("NativeModule http");
+    expect(modules.filter((name) => /^NativeModule (http2|zlib)$/.test(name))).toEqual([]);
+  }, 60_000);
+
   const codeCaches = () =>
     readdirSync(join(tree.path, "dist-server")).filter((name) => name.endsWith(".v8cache"));
+
+  it("[R1] rebuilds a bundle made before the file carried its own function wrapper (issue 15: restart)", async () => {
+    expect(await help()).toContain("Usage:");
+    const stampPath = join(tree.path, "dist-server", "stamp.json");
+    const { wrapped: _, ...older } = JSON.parse(readFileSync(stampPath, "utf8"));
+    writeFileSync(stampPath, JSON.stringify(older));
+    const afterUpgrade = await help();
+    expect(afterUpgrade).toContain("plangate: built the server into dist-server/");
+    expect(afterUpgrade).toContain("Usage:");
+  }, 60_000);
+
+  it("[R1] keeps the code cache once the first page has been served, not after start-up alone (issue 15: restart)", async () => {
+    expect(await help()).toContain("Usage:");
+    for (const cache of codeCaches()) rmSync(join(tree.path, "dist-server", cache));
+    const cli = launch(["--port", "0", "--workspace", workspace.path, "--token", "tok"]);
+    const url = await cli.url();
+    // Long enough for a start-up without requests to have been taken as the whole of one.
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(codeCaches()).toEqual([]);
+    expect((await openPage(url)).status).toBe(200);
+    await vi.waitFor(() => expect(codeCaches()).toHaveLength(1), { timeout: 10_000 });
+  }, 60_000);
 
   it("[R1] reuses a fresh bundle and its code cache, and rebuilds a stale one before running it", async () => {
     await help();
