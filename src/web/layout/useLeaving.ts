@@ -25,10 +25,16 @@ export function useLeaving<T>(
   // During render, so the item never unmounts between being shown and leaving.
   if (key !== previousKey) {
     setPrevious(current);
-    if (previous !== null && previousKey !== undefined && leavesInSteps(previous)) {
-      const gone = { each: previous, key: previousKey, isLeaving: true };
-      setLeaving((items) => [...items.filter((item) => item.key !== previousKey), gone]);
-    }
+    const gone =
+      previous !== null && previousKey !== undefined && leavesInSteps(previous)
+        ? { each: previous, key: previousKey, isLeaving: true }
+        : null;
+    // An item shown again before it was down is no longer leaving.
+    setLeaving((items) => {
+      const rest = items.filter((item) => item.key !== key && item.key !== gone?.key);
+      if (gone) return [...rest, gone];
+      return rest.length === items.length ? items : rest;
+    });
   }
   const mounted = leaving.filter((item) => item.key !== key);
   if (current !== null && key !== undefined) mounted.push({ each: current, key, isLeaving: false });
