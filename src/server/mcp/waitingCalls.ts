@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { CallSignal } from "./callSignal.ts";
 import type { McpToolResult } from "./mcpTools.ts";
 
 /** R12: how deep tool arguments may nest (a plan review's comment anchors go 5 levels down). */
@@ -73,18 +74,18 @@ export class WaitingCall {
   readonly result: Promise<McpToolResult>;
   /** How many requests wait for it right now. */
   waiters = 0;
-  private readonly controller = new AbortController();
+  private readonly signal = new CallSignal();
 
   constructor(
     readonly tool: string,
     start: (signal: AbortSignal) => Promise<McpToolResult>,
   ) {
-    this.result = start(this.controller.signal);
+    this.result = start(this.signal.asAbortSignal());
   }
 
   /** Withdraws the call: its question is aborted. */
   cancel(reason: string): void {
-    this.controller.abort(reason);
+    this.signal.abort(reason);
   }
 }
 
