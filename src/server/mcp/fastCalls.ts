@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { McpToolResult } from "./mcpTools.ts";
 import { SpreadBeat } from "./spreadBeat.ts";
 import type { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
-import type { WaitingCall } from "./waitingCalls.ts";
+import type { CallFollower, WaitingCall } from "./waitingCalls.ts";
 
 /** The MCP session a fast call belongs to; its streams are stored under the session's prefix. */
 export interface StreamOwner {
@@ -132,32 +133,27 @@ function eventText(eventId: string, message: JSONRPCMessage): string {
  * write to (none while the agent is away, B3), instead of a chain of suspended async frames
  * through the SDK. Every message is stored before it is written, as the SDK's transport does.
  */
-export class FastCall {
+export class FastCall<O extends StreamOwner = StreamOwner> implements CallFollower {
   response: ServerResponse | undefined;
   call: WaitingCall | undefined;
   finished = false;
   private beats = 0;
 
   constructor(
-    private readonly streams: FastStreams,
-    readonly owner: StreamOwner,
+    private readonly streams: FastStreams<O>,
+    readonly owner: O,
     readonly streamId: string,
     readonly requestId: RequestId,
     readonly tool: string,
     private readonly progressToken: string | number | undefined,
   ) {}
 
-  get wantsProgress(): boolean {
-    return this.progressToken !== undefined;
+  callEnded(result: McpToolResult | undefined, error: unknown): void {
+    this.streams.ended(this, result, error);
   }
 
-  attach(response: ServerResponse): void {
-    this.response = response;
-    // `on`, not `once`: "close" comes once, and a once-wrapper is three more objects per call.
-    response.on("close", () => {
-      // B3: a dropped connection is not a cancel; the call waits for the agent to resume.
-      if (this.response === response) this.response = undefined;
-    });
+  get wantsProgress(): boolean {
+    return this.progressToken !== undefined;
   }
 
   send(message: JSONRPCMessage): void {
@@ -204,24 +200,46 @@ export class FastCall {
  * The SSE streams of fast calls: opening them as the SDK does (headers, priming event),
  * resuming them with Last-Event-ID (B3), and their keep-alives, spread over the period (B4).
  */
-export class FastStreams {
-  private readonly live = new Map<string, FastCall>();
-  private readonly keepAlive: SpreadBeat<FastCall>;
+export class FastStreams<O extends StreamOwner = StreamOwner> {
+  private readonly live = new Map<string, FastCall<O>>();
+  private readonly keepAlive: SpreadBeat<FastCall<O>>;
+  /** The fast call each open response carries. */
+  private readonly attached = new Map<ServerResponse, FastCall<O>>();
+  /**
+   * One "close" listener for every response, not a closure per call (issue 15); `on`, not
+   * `once`: "close" comes once, and a once-wrapper is three more objects per call.
+   */
+  private readonly detach: (this: ServerResponse) => void;
 
+  /** `ended`: a fast call's waiting call ended (its result, or why it failed). */
   constructor(
     readonly events: SqliteEventStore,
     keepAliveMs: number,
+    readonly ended: (fast: FastCall<O>, result: McpToolResult | undefined, error: unknown) => void,
   ) {
     this.keepAlive = new SpreadBeat(keepAliveMs, (fast) => fast.write(KEEP_ALIVE));
+    const attached = this.attached;
+    this.detach = function (this: ServerResponse) {
+      const fast = attached.get(this);
+      attached.delete(this);
+      // B3: a dropped connection is not a cancel; the call waits for the agent to resume.
+      if (fast?.response === this) fast.response = undefined;
+    };
+  }
+
+  private attach(fast: FastCall<O>, response: ServerResponse): void {
+    fast.response = response;
+    this.attached.set(response, fast);
+    response.on("close", this.detach);
   }
 
   open(
     response: ServerResponse,
-    owner: StreamOwner,
+    owner: O,
     sessionId: string,
     version: string,
     request: FastRequest,
-  ): FastCall {
+  ): FastCall<O> {
     const streamId = owner.events.streamIdFor(randomUUID());
     const fast = new FastCall(
       this,
@@ -233,7 +251,7 @@ export class FastStreams {
     );
     this.live.set(streamId, fast);
     writeSseHead(response, sessionId);
-    fast.attach(response);
+    this.attach(fast, response);
     if (version >= PRIMING_FROM) {
       const eventId = this.events.append(streamId, {});
       response.write(`id: ${eventId}\ndata: \n\n`);
@@ -251,7 +269,7 @@ export class FastStreams {
   resume(
     request: IncomingMessage,
     response: ServerResponse,
-    owner: StreamOwner,
+    owner: O,
     sessionId: string,
     versions: ProtocolVersions,
   ) {
@@ -275,11 +293,11 @@ export class FastStreams {
     this.events.eventsAfter(lastEventId, (eventId, message) => {
       response.write(eventText(eventId, message));
     });
-    fast.attach(response);
+    this.attach(fast, response);
     return true;
   }
 
-  forget(fast: FastCall): void {
+  forget(fast: FastCall<O>): void {
     this.live.delete(fast.streamId);
     this.keepAlive.delete(fast);
   }

@@ -88,7 +88,9 @@ export interface McpBridgeDeps {
 }
 
 type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-type Intake = [McpConnection, FastCall, unknown];
+/** A fast call of one of the bridge's connections. */
+type McpFastCall = FastCall<McpConnection>;
+type Intake = [McpConnection, McpFastCall, unknown];
 
 /**
  * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
@@ -148,7 +150,7 @@ interface McpConnection {
   /** Tool calls in flight by request id, so a shutdown can answer each (B8). */
   readonly calls: Map<RequestId, string>;
   /** The calls the fast path holds as data, by request id (issue 15). */
-  readonly fast: Map<RequestId, FastCall>;
+  readonly fast: Map<RequestId, McpFastCall>;
   /** Calls taken in and not yet answered, on either path (R12: capped). */
   waiting: number;
   /** Closed by plangate (idle, shutdown), not by the agent: its calls go on waiting (B3). */
@@ -216,10 +218,13 @@ export class McpBridge {
   private readonly resolving = new Map<string, Promise<string>>();
   /** B8: calls of each session left without a result by the last shutdown. */
   private readonly unfinished = new Map<string, ToolCallToRun[]>();
-  private readonly responses = new Set<ServerResponse>();
+  /** Open requests, by response, and the connection each keeps from idling (B5). */
+  private readonly responses = new Map<ServerResponse, McpConnection>();
+  /** One "close" listener for every tracked response, not a closure per request (issue 15). */
+  private readonly untrack: (this: ServerResponse) => void;
   /** B4: the waiting calls whose agents asked for progress, each beating on its own phase. */
-  private readonly informed: SpreadBeat<Waiter | FastCall>;
-  private readonly fastStreams: FastStreams;
+  private readonly informed: SpreadBeat<Waiter | McpFastCall>;
+  private readonly fastStreams: FastStreams<McpConnection>;
   /** Fast calls taken in whose work waits for the next slice, first come first served. */
   private intake: Array<Intake | undefined> = [];
   private intakeHead = 0;
@@ -235,10 +240,18 @@ export class McpBridge {
     this.events = new SqliteEventStore(deps.db);
     this.agents = new AgentSessions(deps.db);
     this.inbox = new AgentInbox(deps.log);
-    this.fastStreams = new FastStreams(this.events, deps.keepAliveMs ?? KEEP_ALIVE_MS);
+    this.fastStreams = new FastStreams(
+      this.events,
+      deps.keepAliveMs ?? KEEP_ALIVE_MS,
+      (fast, result, error) => this.fastEnded(fast, result, error),
+    );
     this.informed = new SpreadBeat(deps.progressEveryMs ?? PROGRESS_EVERY_MS, (waiter) =>
       waiter.beat(),
     );
+    const closed = (response: ServerResponse) => this.closed(response);
+    this.untrack = function (this: ServerResponse) {
+      closed(this);
+    };
     const idleMs = deps.idleMs ?? IDLE_MS;
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -295,12 +308,17 @@ export class McpBridge {
   track(connection: McpConnection, response: ServerResponse): void {
     connection.openRequests += 1;
     connection.lastSeen = this.now();
-    this.responses.add(response);
-    response.once("close", () => {
-      connection.openRequests -= 1;
-      connection.lastSeen = this.now();
-      this.responses.delete(response);
-    });
+    this.responses.set(response, connection);
+    // `on`: "close" comes once, and a once-wrapper is three more objects per request.
+    response.on("close", this.untrack);
+  }
+
+  private closed(response: ServerResponse): void {
+    const connection = this.responses.get(response);
+    if (!connection) return;
+    this.responses.delete(response);
+    connection.openRequests -= 1;
+    connection.lastSeen = this.now();
   }
 
   /**
@@ -342,7 +360,7 @@ export class McpBridge {
 
   /** Lets the streams just closed carry their last bytes before the sockets go. */
   private async flushed(capMs: number): Promise<void> {
-    const open = [...this.responses].map(
+    const open = [...this.responses.keys()].map(
       (response) => new Promise<void>((resolve) => response.once("close", () => resolve())),
     );
     if (open.length === 0) return;
@@ -577,7 +595,7 @@ export class McpBridge {
 
   private startFast(
     connection: McpConnection,
-    fast: FastCall,
+    fast: McpFastCall,
     sessionId: string,
     args: unknown,
   ): void {
@@ -594,21 +612,30 @@ export class McpBridge {
     fast.call = call;
     call.waiters += 1;
     if (fast.wantsProgress) this.keepInformed(fast);
-    call.result.then(
-      (result) =>
-        this.finishFast(connection, fast, toCallResult(result, this.inbox.take(sessionId))),
-      (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
+    call.follow(fast);
+  }
+
+  /** A fast call's waiting call ended; one cancelled or closed before hears nothing more. */
+  private fastEnded(fast: McpFastCall, result: McpToolResult | undefined, error: unknown): void {
+    const connection = fast.owner;
+    // Known: a fast call starts once its connection's session is.
+    const sessionId = connection.sessionId;
+    const heard = () => (sessionId === undefined ? "" : this.inbox.take(sessionId));
+    this.finishFast(
+      connection,
+      fast,
+      result ? toCallResult(result, heard()) : toolError(messageOf(error)),
     );
   }
 
-  private finishFast(connection: McpConnection, fast: FastCall, result: CallToolResult): void {
+  private finishFast(connection: McpConnection, fast: McpFastCall, result: CallToolResult): void {
     if (fast.finished) return;
     this.release(connection, fast);
     fast.respond({ jsonrpc: "2.0", id: fast.requestId, result });
   }
 
   /** A fast call leaves its connection's books (it is answered, cancelled or closed). */
-  private release(connection: McpConnection, fast: FastCall): void {
+  private release(connection: McpConnection, fast: McpFastCall): void {
     if (connection.fast.get(fast.requestId) !== fast) return;
     connection.fast.delete(fast.requestId);
     connection.waiting -= 1;
@@ -636,11 +663,11 @@ export class McpBridge {
    * resets the clock; the stream's keep-alive covers read timeouts, this covers call timeouts.
    * Each waiting call that asked for progress beats once a period, on its own phase.
    */
-  keepInformed(waiter: Waiter | FastCall): void {
+  keepInformed(waiter: Waiter | McpFastCall): void {
     this.informed.add(waiter);
   }
 
-  stopInforming(waiter: Waiter | FastCall): void {
+  stopInforming(waiter: Waiter | McpFastCall): void {
     this.informed.delete(waiter);
   }
 

@@ -68,4 +68,35 @@ describe("waiting calls (B3)", () => {
     expect(nestsDeeperThan([atLimit], MAX_ARGUMENT_DEPTH)).toBe(true);
     expect(nestsDeeperThan({ questions: deep }, MAX_ARGUMENT_DEPTH)).toBe(true);
   });
+
+  it("[B3] a call's followers hear its end once, in order, after it left the waiting calls; a failure is told as its error", async () => {
+    const calls = new WaitingCalls();
+    let finish: ((result: McpToolResult) => void) | undefined;
+    const call = calls.join(
+      "sess_1",
+      "ask",
+      {},
+      () => new Promise((resolve) => (finish = resolve)),
+    );
+    const heard: string[] = [];
+    const follower = (name: string) => ({
+      callEnded: (result: McpToolResult | undefined, error: unknown) => {
+        heard.push(`${name}:${result?.output ?? String(error)}:${calls.size}`);
+      },
+    });
+    call.follow(follower("first"));
+    call.follow(follower("second"));
+    finish?.({ output: "done" });
+    await call.result;
+    await Promise.resolve();
+    expect(heard).toEqual(["first:done:0", "second:done:0"]);
+
+    const failing = calls.join("sess_1", "ask", { other: true }, () =>
+      Promise.reject(new Error("the log refused it")),
+    );
+    failing.follow(follower("third"));
+    await failing.result.catch(() => {});
+    await Promise.resolve();
+    expect(heard.at(-1)).toBe("third:Error: the log refused it:0");
+  });
 });

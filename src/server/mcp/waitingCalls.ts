@@ -67,6 +67,14 @@ export function callKey(sessionId: string, name: string, args: unknown): string 
 }
 
 /**
+ * Told once a waiting call ends (issue 15): a request the fast path holds follows its call as
+ * data, not with a promise reaction (a promise, a reaction, closures and their context) each.
+ */
+export interface CallFollower {
+  callEnded(result: McpToolResult | undefined, error: unknown): void;
+}
+
+/**
  * One tool call an agent waits on; the HTTP requests that wait for it come and go (B3).
  * Plain data with methods on the prototype: nothing per call but the fields below.
  */
@@ -75,6 +83,7 @@ export class WaitingCall {
   /** How many requests wait for it right now. */
   waiters = 0;
   private readonly signal = new CallSignal();
+  private followers: CallFollower[] | undefined;
 
   constructor(
     readonly tool: string,
@@ -86,6 +95,19 @@ export class WaitingCall {
   /** Withdraws the call: its question is aborted. */
   cancel(reason: string): void {
     this.signal.abort(reason);
+  }
+
+  /** Told when the call ends, after the calls before it, as promise reactions would be. */
+  follow(follower: CallFollower): void {
+    // Copied, not pushed: most calls have one follower, and a pushed-to array keeps room for 17.
+    this.followers = this.followers ? [...this.followers, follower] : [follower];
+  }
+
+  /** @internal WaitingCalls tells it once the result settles. */
+  ended(result: McpToolResult | undefined, error: unknown): void {
+    const followers = this.followers ?? [];
+    this.followers = undefined;
+    for (const follower of followers) follower.callEnded(result, error);
   }
 }
 
@@ -107,14 +129,18 @@ export class WaitingCalls {
     if (existing) return existing;
     const call = new WaitingCall(name, start);
     this.calls.set(key, call);
-    // One closure for both outcomes: a waiting call holds one, not two.
-    const forget = () => this.forget(key, call);
-    call.result.then(forget, forget);
+    // One reaction per call, for its forgetting and its followers. Functions passed as they
+    // are, not named by a const: tsx would give each one a name property (≈0.3 KB) per call.
+    call.result.then(
+      (result) => this.end(key, call, result, undefined),
+      (error: unknown) => this.end(key, call, undefined, error),
+    );
     return call;
   }
 
-  private forget(key: string, call: WaitingCall): void {
+  private end(key: string, call: WaitingCall, result: McpToolResult | undefined, error: unknown) {
     if (this.calls.get(key) === call) this.calls.delete(key);
+    call.ended(result, error);
   }
 
   get size(): number {
