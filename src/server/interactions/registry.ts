@@ -83,7 +83,11 @@ class Registry implements InteractionRegistry {
   private readonly lateAnswers = new LateAnswers();
   private readonly countdowns: Countdowns;
   private readonly questions: UserQuestionService;
-  private readonly watchedSignals = new WeakSet<AbortSignal>();
+  /**
+   * Q8: the one abort listener of every signal a question waits under, not a closure per
+   * signal (issue 15); a signal ignores it added twice, so each hears it once.
+   */
+  private readonly onAbort = { handleEvent: () => this.abortAllAborted() };
   /** Inside `resolveTogether`: resolutions written but not committed yet. */
   private uncommitted: Written[] | undefined;
   private closed = false;
@@ -207,18 +211,19 @@ class Registry implements InteractionRegistry {
 
   private watch(pending: Pending, signal: AbortSignal): void {
     pending.signal = signal;
-    if (this.watchedSignals.has(signal)) return;
-    this.watchedSignals.add(signal);
-    signal.addEventListener("abort", () => this.abortAllAskedUnder(signal), { once: true });
+    signal.addEventListener("abort", this.onAbort, { once: true });
   }
 
-  /** Q8: a cancelled turn takes every interaction it is still waiting on with it. */
-  private abortAllAskedUnder(signal: AbortSignal): void {
+  /**
+   * Q8: a cancelled turn takes every interaction it is still waiting on with it. Whichever
+   * signal aborted, the interactions whose signal has are the ones to abort.
+   */
+  private abortAllAborted(): void {
     if (this.closed) return;
-    const reason = abortReason(signal);
     for (const [interactionId, pending] of [...this.pendingById]) {
-      if (pending.signal === signal && this.pendingById.has(interactionId)) {
-        this.abortOne(interactionId, pending, reason, true);
+      const signal = pending.signal;
+      if (signal?.aborted && this.pendingById.has(interactionId)) {
+        this.abortOne(interactionId, pending, abortReason(signal), true);
       }
     }
   }

@@ -99,8 +99,8 @@ export class WaitingCall {
 
   /** Told when the call ends, after the calls before it, as promise reactions would be. */
   follow(follower: CallFollower): void {
-    // Copied, not pushed: most calls have one follower, and a pushed-to array keeps room for 17.
-    this.followers = this.followers ? [...this.followers, follower] : [follower];
+    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B); most calls have one.
+    this.followers = this.followers ? this.followers.concat(follower) : [follower];
   }
 
   /** @internal WaitingCalls tells it once the result settles. */
