@@ -521,6 +521,8 @@ export class McpBridge {
     if (version === undefined) return false;
     const tool = this.tools.get(call.name);
     if (!tool) return false;
+    // The same text, held once: the body's copy would be kept by every waiting call.
+    call.name = tool.name;
     // R12: refused before anything (the schema, the call key) recurses over the arguments.
     if (nestsDeeperThan(call.args, MAX_ARGUMENT_DEPTH)) {
       this.answerNow(

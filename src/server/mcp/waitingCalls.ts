@@ -83,7 +83,8 @@ export class WaitingCall {
   /** How many requests wait for it right now. */
   waiters = 0;
   private readonly signal = new CallSignal();
-  private followers: CallFollower[] | undefined;
+  /** Mostly one: held as is, not in an array. */
+  private followers: CallFollower | CallFollower[] | undefined;
 
   constructor(
     readonly tool: string,
@@ -99,13 +100,14 @@ export class WaitingCall {
 
   /** Told when the call ends, after the calls before it, as promise reactions would be. */
   follow(follower: CallFollower): void {
-    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B); most calls have one.
-    this.followers = this.followers ? this.followers.concat(follower) : [follower];
+    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B).
+    this.followers =
+      this.followers === undefined ? follower : [this.followers].flat().concat(follower);
   }
 
   /** @internal WaitingCalls tells it once the result settles. */
   ended(result: McpToolResult | undefined, error: unknown): void {
-    const followers = this.followers ?? [];
+    const followers = [this.followers ?? []].flat();
     this.followers = undefined;
     for (const follower of followers) follower.callEnded(result, error);
   }
