@@ -228,6 +228,8 @@ export class FastStreams<O extends StreamOwner = StreamOwner> {
   }
 
   private attach(fast: FastCall<O>, response: ServerResponse): void {
+    // Gone already (the agent left while its request was checked): no "close" is coming.
+    if (response.destroyed) return;
     fast.response = response;
     this.attached.set(response, fast);
     response.on("close", this.detach);
