@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { tokensMatch } from "../http/auth.ts";
+import { releaseHeaders } from "./heldRequest.ts";
 import type { McpBridge } from "./mcpBridge.ts";
 
 /** A plan of MAX_PLAN_CHARS (300,000) characters plus JSON escaping fits with room to spare. */
@@ -64,7 +65,10 @@ export async function registerMcpRoute(
         reply.hijack();
         bridge.track(target.connection, reply.raw);
         // Issue 15: our own waiting tools are answered without the SDK's transport.
-        if (bridge.serveFast(target.connection, request.raw, reply.raw, body)) return reply;
+        if (bridge.serveFast(target.connection, request.raw, reply.raw, body)) {
+          releaseHeaders(request.raw);
+          return reply;
+        }
         // Not awaited: the stream may stay open for as long as a person takes to answer, and
         // this handler has nothing left to do meanwhile.
         target.connection.transport.handleRequest(request.raw, reply.raw, body).catch((error) => {
