@@ -460,6 +460,55 @@ test.describe("review_plan over MCP with the SDK client", () => {
     await agent.close();
   });
 
+  test("[W1] switching sessions away from a long plan shows the other session at once, and coming back shows the whole plan, still answerable", async ({
+    page,
+    server,
+  }) => {
+    const { shell, agent, questions } = await openAgentSession(page, server);
+    await shell.newSession();
+    const steps = 80;
+    const plan = Array.from(
+      { length: steps },
+      (_, i) => `## Step ${i + 1}\n\nMove \`part${i}.ts\` onto the new loader and drop its cache.`,
+    ).join("\n\n");
+    const reviewed = agent.callTool({ name: "review_plan", arguments: { plan } });
+    const agentSession = page.getByTestId("session-item").filter({ hasText: "plan-agent" });
+    await agentSession.click();
+    const card = questions.planCard(questions.copy["planReview.cardName"]);
+    await expect(card.locator(".md-block")).toHaveCount(steps);
+
+    // Clicked in the page, and read once React has committed the click, before any next task:
+    // the plan's pane is still there, hidden, to be taken down in steps, not in this task.
+    const afterClick = await page.evaluate(async () => {
+      const items = [...document.querySelectorAll<HTMLElement>("[data-testid=session-item]")];
+      const other = items.find((item) => !item.textContent?.includes("plan-agent"));
+      other?.querySelector<HTMLElement>("button")?.click() ?? other?.click();
+      await new Promise<void>((resolve) => queueMicrotask(resolve));
+      return {
+        hiddenPanes: document.querySelectorAll(".session-pane[hidden]").length,
+        hiddenHeight: document.querySelector(".session-pane[hidden]")?.getBoundingClientRect()
+          .height,
+        blocks: document.querySelectorAll(".md-block").length,
+      };
+    });
+    expect(afterClick).toEqual({ hiddenPanes: 1, hiddenHeight: 0, blocks: steps });
+    await expect(page.locator(".session-pane:not([hidden])")).toHaveCount(1);
+    await expect(
+      page.getByRole("button", { name: questions.copy["planReview.approve"] }),
+    ).toHaveCount(0);
+    await expect(page.locator(".session-pane")).toHaveCount(1);
+    await expect(shell.composer).toBeVisible();
+
+    await agentSession.click();
+    await expect(card.locator(".md-block")).toHaveCount(steps);
+    await expect(card.getByRole("heading", { name: `Step ${steps}` })).toBeAttached();
+    await questions.planButton(card, "approve").click();
+    expect(((await reviewed) as ReviewReply).structuredContent).toMatchObject({
+      verdict: "approve",
+    });
+    await agent.close();
+  });
+
   test("[V8] two tabs on one plan, a newer revision waiting: approving the old one in either tab is refused with a receipt there, and neither tab nor the agent sees a decision", async ({
     page,
     server,
