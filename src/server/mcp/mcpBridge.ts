@@ -306,6 +306,9 @@ export class McpBridge {
 
   /** B5: an open request keeps its connection from counting as idle. */
   track(connection: McpConnection, response: ServerResponse): void {
+    // Gone while its connection was found: no "close" is coming, and counting it would keep
+    // the connection from ever idling (a client that drops every request would pile them up).
+    if (response.destroyed) return;
     connection.openRequests += 1;
     connection.lastSeen = this.now();
     this.responses.set(response, connection);
