@@ -102,6 +102,41 @@ describe("session manager and turn loop", () => {
     dir.remove();
   });
 
+  it("[S2][Q8] a stop for a turn that runs on another server is sent there before this server aborts its question", async () => {
+    const pendingWhenSent: number[] = [];
+    open(scripted(), {
+      cancelElsewhere: (sessionId) => pendingWhenSent.push(registry.pending(sessionId).length),
+    });
+    const { id } = manager.create({ title: "shared" });
+    // Asked by a turn this server does not run: no local turn, one question pending.
+    void registry
+      .askQuestions(
+        id,
+        {
+          toolName: "AskUserQuestion",
+          toolCallId: "c1",
+          questions: [
+            {
+              question: "Which colour?",
+              header: "Colour",
+              multiSelect: false,
+              options: [
+                { label: "Red", description: "warm" },
+                { label: "Blue", description: "cool" },
+              ],
+            },
+          ],
+        },
+        new AbortController().signal,
+      )
+      .catch(() => undefined);
+    expect(registry.pending(id)).toHaveLength(1);
+
+    expect(manager.cancelTurn(id)).toBe(false);
+    expect(pendingWhenSent).toEqual([1]);
+    expect(registry.pending(id)).toEqual([]);
+  });
+
   it("[M1] plays a scripted turn with tools; invalid input becomes an error result and the loop goes on", async () => {
     open(scripted());
     const { id } = manager.create({ title: "demo" });

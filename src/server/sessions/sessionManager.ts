@@ -361,11 +361,14 @@ export class SessionManager {
   cancelTurn(sessionId: string, reason = "the user stopped the turn"): boolean {
     this.deps.log.requireSession(sessionId);
     const turn = this.running.get(sessionId);
-    this.deps.interactions.abortSession(sessionId, reason);
     if (!turn) {
+      // S2: first, so the server running the turn stops it before it hears of its question
+      // aborted here: heard first, that abort is an answer its turn would go on with.
       this.deps.cancelElsewhere?.(sessionId, reason);
+      this.deps.interactions.abortSession(sessionId, reason);
       return false;
     }
+    this.deps.interactions.abortSession(sessionId, reason);
     turn.controller.abort(reason);
     return true;
   }
