@@ -12,7 +12,7 @@ import { Header } from "./layout/Header.tsx";
 import { InboxPage, SettingsPage } from "./layout/lazyPages.ts";
 import { PageLoading } from "./layout/PageLoading.tsx";
 import { TeardownScope } from "./layout/teardown.tsx";
-import { useLeaving } from "./layout/useLeaving.ts";
+import { leavingProps, type Mounted, useLeaving } from "./layout/useLeaving.ts";
 import { showsLongText } from "./markdown/blockRuns.ts";
 import { SessionList } from "./sessions/SessionList.tsx";
 import { useTheme } from "./settings/useTheme.ts";
@@ -23,23 +23,11 @@ import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/layout.css";
 
-function SessionPane({
-  sessionId,
-  isLeaving,
-  onLeft,
-}: {
-  sessionId: string;
-  isLeaving: boolean;
-  onLeft: () => void;
-}) {
+function SessionPane({ pane, onLeft }: { pane: Mounted<string>; onLeft: () => void }) {
+  const sessionId = pane.key;
   return (
-    <div
-      className="session-pane"
-      data-session-pane={sessionId}
-      hidden={isLeaving || undefined}
-      data-leaving={isLeaving ? sessionId : undefined}
-    >
-      <TeardownScope leaving={isLeaving} onDone={onLeft}>
+    <div className="session-pane" data-session-pane={sessionId} {...leavingProps(pane)}>
+      <TeardownScope leaving={pane.isLeaving} onDone={onLeft}>
         <TodoPanel sessionId={sessionId} />
         <Transcript sessionId={sessionId} />
         <ComposerArea sessionId={sessionId} />
@@ -117,13 +105,8 @@ export function App() {
         <ConnectionBanner />
         <ErrorBanner />
         <main id="main" className="main" tabIndex={-1}>
-          {panes.mounted.map(({ key, isLeaving }) => (
-            <SessionPane
-              key={key}
-              sessionId={key}
-              isLeaving={isLeaving}
-              onLeft={() => panes.left(key)}
-            />
+          {panes.mounted.map((pane) => (
+            <SessionPane key={pane.key} pane={pane} onLeft={() => panes.left(pane.key)} />
           ))}
           {page === "settings" ? (
             <Suspense fallback={<PageLoading />}>

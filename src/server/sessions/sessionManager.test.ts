@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, type SessionEntry } from "../../protocol/index.ts";
 import { FakeClock } from "../interactions/fakeClock.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
+import { colourQuestion } from "../interactions/registryHarness.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import { parseScenario } from "../models/scripted/scenario.ts";
 import { ScriptedProvider } from "../models/scripted/scriptedProvider.ts";
@@ -115,17 +116,7 @@ describe("session manager and turn loop", () => {
         {
           toolName: "AskUserQuestion",
           toolCallId: "c1",
-          questions: [
-            {
-              question: "Which colour?",
-              header: "Colour",
-              multiSelect: false,
-              options: [
-                { label: "Red", description: "warm" },
-                { label: "Blue", description: "cool" },
-              ],
-            },
-          ],
+          questions: [colourQuestion],
         },
         new AbortController().signal,
       )

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { useClient } from "../client/ClientContext.tsx";
 import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
 import { TeardownScope } from "../layout/teardown.tsx";
+import { leavingProps } from "../layout/useLeaving.ts";
 import { NextStepHint } from "../questions/NextStepHint.tsx";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import type { PendingInteraction } from "../questions/types.ts";
@@ -41,16 +42,13 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="composer-area">
-      {mounted.map(({ each: { pending: shown, elsewhere: isNotice }, key, isLeaving }) => {
+      {mounted.map((item) => {
+        const { each, key, isLeaving } = item;
+        const { pending: shown, elsewhere: isNotice } = each;
         const id = shown.request.interactionId;
         // One element type and key whether shown or leaving, so React keeps the card mounted.
         return (
-          <div
-            className="composer-card"
-            key={key}
-            hidden={isLeaving || undefined}
-            data-leaving={isLeaving ? key : undefined}
-          >
+          <div className="composer-card" key={key} {...leavingProps(item)}>
             <TeardownScope leaving={isLeaving} onDone={() => left(key)}>
               <QuestionComposer
                 key={id}

@@ -8,10 +8,18 @@ export interface Mounted<T> {
 }
 
 /**
+ * The attributes of an item's element: hidden while it leaves (out of the accessibility tree;
+ * layout.css keeps its layout objects), and marked for the focus check below.
+ */
+export function leavingProps({ key, isLeaving }: Mounted<unknown>) {
+  return { hidden: isLeaving || undefined, "data-leaving": isLeaving ? key : undefined };
+}
+
+/**
  * What a container mounts: the item it shows, after the items that have just left it and take
  * themselves down in steps. `leavesInSteps` decides, as an item leaves, whether it is kept;
- * `left` drops a kept item once it is down (its TeardownScope's onDone). The leaving element
- * carries `data-leaving`, so focus inside it moves out, as its removal would have moved it.
+ * `left` drops a kept item once it is down (its TeardownScope's onDone). Focus inside a leaving
+ * element (`leavingProps`) moves out, as its removal would have moved it.
  */
 export function useLeaving<T>(
   current: T | null,

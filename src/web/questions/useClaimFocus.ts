@@ -1,10 +1,5 @@
 import { type RefObject, useEffect } from "react";
 
-/**
- * A card arriving while the user waits (focus on the body, or in an empty message box that
- * says it yields) takes focus, so the keyboard reaches it at once; focus is never pulled
- * away from text the user is typing or from anywhere else they are working.
- */
 /** Focus is on the page body, or in an empty message box that says it yields to a card. */
 export function focusIsIdle(): boolean {
   const active = document.activeElement;
@@ -15,6 +10,11 @@ export function focusIsIdle(): boolean {
   );
 }
 
+/**
+ * A card arriving while the user waits (focus on the body, or in an empty message box that
+ * says it yields) takes focus, so the keyboard reaches it at once; focus is never pulled
+ * away from text the user is typing or from anywhere else they are working.
+ */
 export function useClaimFocus(ref: RefObject<HTMLElement | null>) {
   useEffect(() => {
     // In the next frame, before its layout: focus() lays the page out at once, and in the task
