@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { markdownItFields } from "./scripts/classFields.ts";
@@ -9,13 +8,6 @@ export default defineConfig({
   plugins: [react(), serverFrameProgram(), markdownItFields(), precompress()],
   // The plan-lines worker parses with markdown-it too.
   worker: { plugins: () => [markdownItFields()] },
-  resolve: {
-    alias: {
-      "use-sync-external-store/shim": fileURLToPath(
-        new URL("./src/web/shims/useSyncExternalStore.ts", import.meta.url),
-      ),
-    },
-  },
   build: {
     // Every browser the page supports preloads modules natively: no polyfill before the app.
     modulePreload: { polyfill: false },

@@ -1,9 +1,9 @@
 import { Suspense } from "react";
-import { useTranslation } from "react-i18next";
 import { LazyAttention } from "./attention/LazyAttention.tsx";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
 import { ComposerArea } from "./composer/ComposerArea.tsx";
+import { useTranslation } from "./i18n/useTranslation.tsx";
 import { InboxLink } from "./inbox/InboxLink.tsx";
 import { ConnectionBanner, ConnectionStatus } from "./layout/ConnectionStatus.tsx";
 import { requestComposerFocus } from "./layout/composerFocus.ts";

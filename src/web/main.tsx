@@ -1,6 +1,5 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { App } from "./App.tsx";
 import { ClientProvider } from "./client/ClientContext.tsx";
 import { applyInitialRoute } from "./client/useHashRoute.ts";
@@ -11,6 +10,7 @@ import { deviceInfo } from "./device/deviceIdentity.ts";
 import { createAppI18n } from "./i18n/i18n.ts";
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { loadMessages } from "./i18n/resources.ts";
+import { TranslationProvider } from "./i18n/useTranslation.tsx";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
@@ -58,14 +58,14 @@ client = new WebClient(appStore, connection, { onFatal: (reason) => connection.s
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");
-void i18nReady.then((i18n) => {
+void i18nReady.then((translator) => {
   createRoot(container).render(
     <StrictMode>
-      <I18nextProvider i18n={i18n}>
+      <TranslationProvider translator={translator}>
         <ClientProvider client={client}>
           <App />
         </ClientProvider>
-      </I18nextProvider>
+      </TranslationProvider>
     </StrictMode>,
   );
 });

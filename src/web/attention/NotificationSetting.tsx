@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { type NotificationPermissionState, notificationPermission } from "./browserNotifier.ts";
 import "./attention.css";
 

@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n/translator.ts";
 import { formatRemaining } from "../questions/CountdownChip.tsx";
 import type { Notice } from "./attentionState.ts";
 

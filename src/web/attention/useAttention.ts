@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import type { WebClient } from "../client/WebClient.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { appStore } from "../store/store.ts";
 import { AttentionController } from "./attentionController.ts";
 import { BrowserNotifier, describeNotice } from "./browserNotifier.ts";

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type RefObject, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useSessionModel } from "../models/useSessionModel.ts";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";

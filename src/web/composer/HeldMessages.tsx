@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { heldMessagesFor } from "../store/outbox.ts";
 import { useAppStore } from "../store/store.ts";
 

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { ModeName } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 
 /** Referenced by the message box, which is where Shift+Tab switches the mode. */
 export const MODE_CYCLE_HINT_ID = "mode-cycle-hint";

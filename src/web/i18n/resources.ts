@@ -1,4 +1,3 @@
-import type { BackendModule, ReadCallback } from "i18next";
 import type { Language } from "./language.ts";
 
 /** Namespaces the first screen uses: one chunk per language, fetched before the first render. */
@@ -60,33 +59,4 @@ export function loadCopy(language: Language, namespace: Namespace): Promise<Copy
 /** Fetches every namespace of a language ahead of a switch to it. */
 export function prefetchLanguage(language: Language): void {
   for (const namespace of NAMESPACES) loadCopy(language, namespace).catch(() => {});
-}
-
-/**
- * i18next's way to load a namespace on first use (`useTranslation("settings")` on a lazy page,
- * a language switch): each is read from its chunk.
- */
-export const chunkBackend: BackendModule = {
-  type: "backend",
-  init() {},
-  read(language: string, namespace: string, callback: ReadCallback) {
-    loadCopy(language as Language, namespace as Namespace).then(
-      (copy) => callback(null, copy),
-      (error: unknown) => callback(error as Error, false),
-    );
-  },
-};
-
-declare module "i18next" {
-  interface CustomTypeOptions {
-    defaultNS: "common";
-    // The English files define the keys; the parity test holds zh-CN to them.
-    // The plan card's strings are question:planReview.* to its code, kept in the plan namespace.
-    fallbackNS: "plan";
-    resources: typeof import("./locale.en.ts").default & {
-      plan: typeof import("../../../locales/en/plan.json");
-      settings: typeof import("../../../locales/en/settings.json");
-      inbox: typeof import("../../../locales/en/inbox.json");
-    };
-  }
 }

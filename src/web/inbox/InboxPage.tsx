@@ -1,5 +1,4 @@
 import { memo, useCallback, useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
 import {
   type InboxItem,
   isDrivenOverMcp,
@@ -9,6 +8,7 @@ import {
 } from "../../protocol/index.ts";
 import { waitingKindOf, waitingTextOf } from "../attention/attentionState.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { CountdownChip } from "../questions/CountdownChip.tsx";
 import { QuestionComposer } from "../questions/QuestionComposer.tsx";
 import { formatRelativeTime } from "../sessions/relativeTime.ts";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { type PushSubscribeResult, subscribeToPush } from "../pwa/subscribeToPush.ts";
 
 /** U3: turns on notifications for this device; says plainly when it cannot. */

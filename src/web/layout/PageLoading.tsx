@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 
 /** Shown in the main area while a lazily loaded page's code arrives (usually a blink). */
 export function PageLoading() {

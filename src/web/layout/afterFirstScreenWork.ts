@@ -1,6 +1,6 @@
-import type { i18n } from "i18next";
 import { prefetchSessionCompletion } from "../composer/sessionCompletionMenu.tsx";
 import { PAGE_NAMESPACES } from "../i18n/resources.ts";
+import type { Translator } from "../i18n/translator.ts";
 import { registerServiceWorker } from "../pwa/registerServiceWorker.ts";
 import { prefetchReviewPage } from "../questions/GenericQuestionFlow.tsx";
 import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
@@ -13,7 +13,7 @@ import { warmFonts } from "./warmFonts.ts";
  * chunk, and the parts a user reaches right after (W10's review page, M4's session list), so a
  * later plan card or page finds its code in place; a failed fetch is retried on first use.
  */
-export function afterFirstScreenWork(i18nReady: Promise<i18n>): void {
+export function afterFirstScreenWork(i18nReady: Promise<Translator>): void {
   // The pages wait for the plan card's code: a first plan card may be waiting for it.
   prefetchPlanReview()
     .catch(() => {})

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import { modelGroups } from "./modelOptions.ts";
 import { useSessionModel } from "./useSessionModel.ts";

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import type { PlanApproveOption } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 
 export const APPROVE_OPTIONS: readonly PlanApproveOption[] = ["default", "edit", "build", "fresh"];
 

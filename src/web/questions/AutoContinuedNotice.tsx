@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionRequest } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { GenericQuestionFlow } from "./GenericQuestionFlow.tsx";
 import type { ReceiptView } from "./types.ts";
 import "./questions.css";

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { CountdownState } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useServerNow } from "./useServerNow.ts";
 import "./questions.css";
 

@@ -7,9 +7,9 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
 import type { QuestionAnswers, QuestionDraft, QuestionRequest } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { lazyComponent } from "../layout/lazyComponent.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import {

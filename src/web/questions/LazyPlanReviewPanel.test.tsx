@@ -2,7 +2,6 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { renderWithI18n } from "./renderWithI18n.tsx";
 import { planPanelProps, questionRequest, reviewItem } from "./testFixtures.ts";
 
 // The card's chunk, whose first fetch fails (a dropped connection); the markdown chunk.
@@ -32,15 +31,19 @@ vi.mock("../markdown/MarkdownRenderer.tsx", async () => {
 
 const props = planPanelProps(questionRequest(reviewItem));
 
-/** A page that has loaded neither chunk yet (the test setup loads the real ones up front). */
+/**
+ * A page that has loaded neither chunk yet (the test setup loads the real ones up front), with
+ * the renderer of the same module graph, so the card finds the translator it provides.
+ */
 async function freshPage() {
   vi.resetModules();
-  return import("./LazyPlanReviewPanel.tsx");
+  const { renderWithI18n } = await import("./renderWithI18n.tsx");
+  return { ...(await import("./LazyPlanReviewPanel.tsx")), renderWithI18n };
 }
 
 describe("the plan card's code, loaded on first use (I5)", () => {
   it("[I5] a failed fetch of the card's code says so, and Try again fetches it again and shows the card", async () => {
-    const { LazyPlanReviewPanel } = await freshPage();
+    const { LazyPlanReviewPanel, renderWithI18n } = await freshPage();
     renderWithI18n(<LazyPlanReviewPanel {...props} />, "en");
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "The plan review could not be loaded.",

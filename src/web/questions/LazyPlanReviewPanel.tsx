@@ -1,5 +1,5 @@
 import { type ComponentType, useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { markdownLoaded, prefetchMarkdown } from "../markdown/Markdown.tsx";
 import type { PlanReviewPanelProps } from "./PlanReviewPanel.tsx";
 

@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { renderWithI18n } from "./renderWithI18n.tsx";
 import { planPanelProps, questionRequest, reviewItem } from "./testFixtures.ts";
 
 // The card's chunk, whose fetch can be made to fail once (a dropped connection), and the
@@ -31,15 +30,19 @@ vi.mock("../markdown/MarkdownRenderer.tsx", async () => {
 
 const props = planPanelProps(questionRequest(reviewItem));
 
-/** A page that has loaded neither chunk yet (the test setup loads the real ones up front). */
+/**
+ * A page that has loaded neither chunk yet (the test setup loads the real ones up front), with
+ * the renderer of the same module graph, so the card finds the translator it provides.
+ */
 async function freshPage() {
   vi.resetModules();
-  return import("./LazyPlanReviewPanel.tsx");
+  const { renderWithI18n } = await import("./renderWithI18n.tsx");
+  return { ...(await import("./LazyPlanReviewPanel.tsx")), renderWithI18n };
 }
 
 describe("the plan card's code, loaded on first use (I5)", () => {
   it("[I5] a plan card whose code is in waits for the markdown chunk too: the plan never shows as plain text first", async () => {
-    const { LazyPlanReviewPanel, prefetchPlanReview } = await freshPage();
+    const { LazyPlanReviewPanel, prefetchPlanReview, renderWithI18n } = await freshPage();
     void prefetchPlanReview();
     await new Promise((resolve) => setTimeout(resolve, 50));
     renderWithI18n(<LazyPlanReviewPanel {...props} />, "en");

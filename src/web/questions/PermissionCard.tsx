@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import type { PermissionDecision, PermissionRequest } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { PlanChanges } from "./PlanChanges.tsx";
 import { type PermissionEffect, permissionEffectOf } from "./permissionEffect.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";

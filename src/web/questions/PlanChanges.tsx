@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import { diffLines, foldUnchanged } from "../../shared/lineDiff.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import "./planChanges.css";
 
 /** X4: what changed between two revisions of a plan, line by line, unchanged runs folded. */

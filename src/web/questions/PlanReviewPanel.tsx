@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type {
   PlanApproveOption,
   PlanComment,
@@ -9,6 +8,7 @@ import type {
 } from "../../protocol/index.ts";
 import { MAX_PLAN_CHARS } from "../../protocol/index.ts";
 import { OfflineHint } from "../connection/OfflineHint.tsx";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { ApproveOptions } from "./ApproveOptions.tsx";
 import { AskAboutPlan } from "./AskAboutPlan.tsx";
 import { changeCounts } from "./changeSummary.ts";

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import type { QuestionRequest } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { AnsweredElsewhere } from "./AnsweredElsewhere.tsx";
 import { CountdownChip } from "./CountdownChip.tsx";
 import { GenericQuestionFlow } from "./GenericQuestionFlow.tsx";

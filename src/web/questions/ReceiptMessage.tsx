@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import type { RejectedReceipt } from "./useOneShotLatch.ts";
 
 /** I6: why the last answer did not go through, in the user's language. */

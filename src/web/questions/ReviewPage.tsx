@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import type { AskUserQuestionItem, QuestionAnswers } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import "./review.css";
 
 function answerText(answers: QuestionAnswers, question: string): string | null {

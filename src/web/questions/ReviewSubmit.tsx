@@ -1,5 +1,5 @@
 import type { Ref } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 
 /** Submitting with gaps says so on the button: skipping is a choice, not an accident (W10). */
 export function ReviewSubmit({

@@ -1,11 +1,11 @@
 import { useEffect, useId } from "react";
-import { useTranslation } from "react-i18next";
 import type { Settings } from "../../protocol/index.ts";
 import { NotificationSetting } from "../attention/NotificationSetting.tsx";
 import { useClient } from "../client/ClientContext.tsx";
 import { switchLanguage } from "../i18n/i18n.ts";
 import { isLanguage, LANGUAGES } from "../i18n/language.ts";
 import { prefetchLanguage } from "../i18n/resources.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import { formatDuration } from "./formatDuration.ts";
 import "./settings.css";
@@ -94,7 +94,7 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
               id={ids.language}
               className="select"
               data-testid="language-select"
-              value={i18n.resolvedLanguage ?? i18n.language}
+              value={i18n.language}
               onChange={(event) => {
                 const next = event.target.value;
                 if (isLanguage(next)) void switchLanguage(i18n, next, safeLocalStorage());

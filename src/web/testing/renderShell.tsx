@@ -1,6 +1,5 @@
 import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { I18nextProvider } from "react-i18next";
 import enInbox from "../../../locales/en/inbox.json";
 import enPlan from "../../../locales/en/plan.json";
 import enSettings from "../../../locales/en/settings.json";
@@ -14,6 +13,7 @@ import { createAppI18n } from "../i18n/i18n.ts";
 import type { Language } from "../i18n/language.ts";
 import en from "../i18n/locale.en.ts";
 import zhCN from "../i18n/locale.zh-CN.ts";
+import { TranslationProvider } from "../i18n/useTranslation.tsx";
 import { appStore, resetStore } from "../store/store.ts";
 
 /**
@@ -69,9 +69,9 @@ export function renderShell(
       : { ...zhCN, plan: zhPlan, settings: zhSettings, inbox: zhInbox };
   const i18n = createAppI18n(language, messages, document.documentElement);
   const result = render(
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider translator={i18n}>
       <ClientProvider client={client}>{ui}</ClientProvider>
-    </I18nextProvider>,
+    </TranslationProvider>,
   );
   return { ...result, sent, client, i18n, store: appStore, link };
 }

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { TodoItem } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import { todoProgress } from "./todoProgress.ts";
 import "./todos.css";

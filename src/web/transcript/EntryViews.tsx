@@ -1,7 +1,7 @@
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
 import type { SessionEntry } from "../../protocol/index.ts";
 import { modeName } from "../composer/modeName.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 
 type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;

@@ -1,6 +1,6 @@
-import type { TFunction } from "i18next";
 import { memo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "../i18n/translator.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import type { DecidedPlan, PlanDecision } from "../questions/planDecision.ts";
 

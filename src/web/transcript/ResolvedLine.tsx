@@ -1,9 +1,9 @@
-import type { TFunction } from "i18next";
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
 import type { AnsweredBy, InteractionOutcome, QuestionAnswers } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { deviceLabelParts } from "../device/deviceIdentity.ts";
+import type { TFunction } from "../i18n/translator.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { AutoContinuedNotice } from "../questions/AutoContinuedNotice.tsx";
 import { useAppStore } from "../store/store.ts";
 

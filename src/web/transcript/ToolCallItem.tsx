@@ -1,6 +1,6 @@
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
 import type { SessionEntry } from "../../protocol/index.ts";
+import { useTranslation } from "../i18n/useTranslation.tsx";
 import { formatToolInput, summarizeToolInput } from "./toolSummary.ts";
 
 type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;

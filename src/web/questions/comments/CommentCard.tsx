@@ -1,6 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { PlanComment } from "../../../protocol/index.ts";
+import { useTranslation } from "../../i18n/useTranslation.tsx";
 import type { FollowUpStatus } from "./anchors.ts";
 
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);

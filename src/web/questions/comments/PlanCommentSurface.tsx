@@ -7,8 +7,8 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
 import { MAX_PLAN_COMMENTS, type PlanComment } from "../../../protocol/index.ts";
+import { useTranslation } from "../../i18n/useTranslation.tsx";
 import { Markdown } from "../../markdown/Markdown.tsx";
 import { anchorFor, followUp, type Lines, locateAnchor } from "./anchors.ts";
 import { CommentCard, CommentEditor, EarlierCommentCard } from "./CommentCard.tsx";

@@ -1,0 +1,70 @@
+import {
+  createContext,
+  type ReactNode,
+  use,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+} from "react";
+import type { Namespace } from "./resources.ts";
+import type { TFunction, Translator } from "./translator.ts";
+
+const TranslatorContext = createContext<Translator | null>(null);
+
+export function TranslationProvider(props: { translator: Translator; children: ReactNode }) {
+  return <TranslatorContext value={props.translator}>{props.children}</TranslatorContext>;
+}
+
+// One promise per language and namespaces while they load, so a suspended part is handed the
+// same one on each try (React's `use` asks for that).
+const suspensions = new WeakMap<Translator, Map<string, Promise<void>>>();
+
+function loading(translator: Translator, namespaces: readonly Namespace[]): Promise<void> {
+  let byKey = suspensions.get(translator);
+  if (!byKey) {
+    byKey = new Map();
+    suspensions.set(translator, byKey);
+  }
+  const key = `${translator.language}/${namespaces.join()}`;
+  let pending = byKey.get(key);
+  if (!pending) {
+    pending = translator.loadNamespaces(namespaces);
+    byKey.set(key, pending);
+    const forget = () => byKey.delete(key);
+    pending.then(forget, forget);
+  }
+  return pending;
+}
+
+/**
+ * The copy of the given namespaces (the first is where bare keys are looked up first; default
+ * "common"), re-rendering on a language switch or newly loaded copy. A namespace not yet loaded
+ * is read; meanwhile keys show as themselves, or with `useSuspense` the part suspends.
+ */
+export function useTranslation<N extends Namespace = "common">(
+  namespaces?: N | readonly [N, ...Namespace[]],
+  options?: { useSuspense?: boolean },
+): { t: TFunction<N>; i18n: Translator; ready: boolean } {
+  const translator = useContext(TranslatorContext);
+  if (!translator) throw new Error("useTranslation needs a TranslationProvider above it");
+  const list: readonly [N, ...Namespace[]] =
+    namespaces === undefined
+      ? (["common"] as unknown as [N])
+      : typeof namespaces === "string"
+        ? [namespaces]
+        : namespaces;
+  const listKey = list.join();
+  const revision = useSyncExternalStore(translator.subscribe, translator.getRevision);
+  const ready = list.every((namespace) => translator.hasLoadedNamespace(namespace));
+  if (!ready && options?.useSuspense) use(loading(translator, list));
+  useEffect(() => {
+    if (!ready) void loading(translator, listKey.split(",") as Namespace[]);
+  }, [ready, translator, listKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new function after each change re-renders memoised parts
+  const t = useMemo(
+    () => translator.fixedT(listKey.split(",") as unknown as [N, ...Namespace[]]),
+    [translator, listKey, revision],
+  );
+  return { t, i18n: translator, ready };
+}
