@@ -47,6 +47,9 @@ describe("the page's translator (W2)", () => {
     expect(instance.t(["common"], "planReview.approve")).toBe("Approve");
     expect(instance.t(["common"], "no.such.key")).toBe("no.such.key");
     expect(instance.t(["common"], "greet", { other: 1 })).toBe("Hi {{name}}");
+    // A key built from a server's value never reaches an Object property.
+    expect(instance.t(["common"], "constructor")).toBe("constructor");
+    expect(instance.t(["common"], "__proto__")).toBe("__proto__");
   });
 
   it("[W2] a namespace is read on first use, once; a failed read counts as loaded (its keys show) and is tried again when asked", async () => {

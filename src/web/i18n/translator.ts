@@ -113,7 +113,9 @@ export class Translator {
     const form = typeof count === "number" ? `${bare}_${this.plurals.select(count)}` : undefined;
     for (const namespace of searched) {
       const copy = this.copies.get(`${this.language}/${namespace}`);
-      const text = copy && ((form !== undefined && copy[form]) || copy[bare]);
+      if (!copy) continue;
+      // Own strings only: a key built from a server's value may name an Object property.
+      const text = (form !== undefined && own(copy, form)) || own(copy, bare);
       if (text !== undefined) return values ? interpolate(text, values) : text;
     }
     return bare;
@@ -157,6 +159,11 @@ export class Translator {
     this.revision += 1;
     for (const listener of this.listeners) listener();
   }
+}
+
+function own(copy: Copy, key: string): string | undefined {
+  const text = Object.hasOwn(copy, key) ? copy[key] : undefined;
+  return typeof text === "string" ? text : undefined;
 }
 
 function interpolate(text: string, values: TranslationValues): string {
