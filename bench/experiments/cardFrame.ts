@@ -11,6 +11,7 @@
 //   CARD_FRAME_OUT=file         keeps the trace
 //   CARD_FRAME_INVALIDATIONS=1  also traces style and layout invalidations (what dirtied what)
 //   CARD_FRAME_ALL=1            prints every card's timeline
+//   CARD_FRAME_LANG=zh-CN       the page in another language (its saved choice)
 import { writeFileSync } from "node:fs";
 import { genericQuestion } from "../fixtures/questions.ts";
 import { BenchServer } from "../lib/benchServer.ts";
@@ -45,6 +46,15 @@ while (!sessionId) {
   await sleep(5);
 }
 const { context, page, events } = await openSessionPage(browser, server, sessionId);
+if (process.env.CARD_FRAME_LANG) {
+  // W2: a saved choice wins; the page reloads in that language.
+  await page.evaluate(
+    (lang) => localStorage.setItem("plangate.language", lang),
+    process.env.CARD_FRAME_LANG,
+  );
+  await page.reload();
+  await page.waitForFunction(() => window.__bench.frames.some((f) => f.type === "snapshot"));
+}
 first.abort();
 await sleep(500);
 if (process.env.CARD_FRAME_CSS)
