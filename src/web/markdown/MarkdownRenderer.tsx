@@ -20,17 +20,20 @@ const Page = memo(function Page({
   split,
   from,
   to,
+  eager,
   definitions,
 }: {
   split: LazySplit;
   from: number;
   to: number;
+  /** Blocks before this one are the first screen's: never skipped (markdown.css). */
+  eager: number;
   definitions: string;
 }) {
   const blocks: ReactNode[] = [];
   for (let index = from; index < to; index++) {
     blocks.push(
-      <div className="md-block" key={index}>
+      <div className={index < eager ? "md-block md-block--eager" : "md-block"} key={index}>
         <Block text={split.blocks[index] ?? ""} definitions={definitions} />
       </div>,
     );
@@ -106,7 +109,9 @@ function inTasks(
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const split = useMemo(() => splitLazily(text), [text]);
-  const [shown, setShown] = useState(() => nextEnd(split, 0, FIRST_CHARS));
+  // The first screen's blocks: laid out at once, as they show (see markdown.css).
+  const eager = useMemo(() => nextEnd(split, 0, FIRST_CHARS), [split]);
+  const [shown, setShown] = useState(eager);
   const shownRef = useRef(shown);
   shownRef.current = shown;
   const teardown = useTeardown();
@@ -151,6 +156,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
         split={split}
         from={from}
         to={Math.min(end, from + PAGE_BLOCKS)}
+        eager={eager}
         definitions={definitions}
       />,
     );
