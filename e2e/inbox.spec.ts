@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TestClient } from "../src/server/testing/wsClient.ts";
 import { expect, test } from "./fixtures.ts";
+import { connectAgent } from "./mcpAgent.ts";
 import { ShellPage } from "./pages/shell.ts";
 import type { PlangateServer } from "./server.ts";
 
@@ -29,16 +28,6 @@ async function sessionWaiting(client: TestClient, title: string, prompt: string)
     10_000,
   );
   return sessionId;
-}
-
-async function connectAgent(server: PlangateServer): Promise<Client> {
-  const agent = new Client({ name: "outside-agent", version: "1.0.0" });
-  await agent.connect(
-    new StreamableHTTPClientTransport(new URL("/mcp", server.origin), {
-      requestInit: { headers: { authorization: `Bearer ${server.token}` } },
-    }),
-  );
-  return agent;
 }
 
 test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four oldest first and each is answered from it", async ({

@@ -1,23 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "./fixtures.ts";
+import { connectAgent } from "./mcpAgent.ts";
 import { ShellPage } from "./pages/shell.ts";
-import type { PlangateServer } from "./server.ts";
 
 const QUESTION = "Which test runner should the project use?";
-
-/** An agent outside plangate, connected the way an MCP-capable coding agent would be. */
-async function connectAgent(server: PlangateServer): Promise<Client> {
-  const url = new URL(server.url);
-  const token = url.searchParams.get("token") ?? "";
-  const agent = new Client({ name: "outside-agent", version: "1.0.0" });
-  await agent.connect(
-    new StreamableHTTPClientTransport(new URL("/mcp", url.origin), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  return agent;
-}
 
 // The server's time moves only when a test steps it (`server.clock`).
 test.use({

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Locator, Page } from "@playwright/test";
 import { parse } from "yaml";
 import { expect, test } from "./fixtures.ts";
+import { connectAgent } from "./mcpAgent.ts";
 import { type QuestionLocale, QuestionsPage } from "./pages/questions.ts";
 import { ShellPage } from "./pages/shell.ts";
 import type { PlangateServer } from "./server.ts";
@@ -220,19 +219,6 @@ for (const locale of ["en", "zh-CN"] as const) {
   });
 }
 
-/** An agent outside plangate, connected the way an MCP-capable coding agent would be. */
-async function connectAgent(server: PlangateServer): Promise<Client> {
-  const url = new URL(server.url);
-  const token = url.searchParams.get("token") ?? "";
-  const agent = new Client({ name: "plan-agent", version: "1.0.0" });
-  await agent.connect(
-    new StreamableHTTPClientTransport(new URL("/mcp", url.origin), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  return agent;
-}
-
 interface ReviewReply {
   content: { type: string; text: string }[];
   structuredContent?: Record<string, unknown>;
@@ -272,7 +258,7 @@ test.describe("review_plan over MCP with the SDK client", () => {
   async function openAgentSession(page: Page, server: PlangateServer) {
     const shell = new ShellPage(page);
     await shell.open(server.url);
-    const agent = await connectAgent(server);
+    const agent = await connectAgent(server, "plan-agent");
     return { shell, agent, questions: new QuestionsPage(page) };
   }
 

@@ -16,6 +16,7 @@ import { PlanDecidedCard } from "./PlanDecidedCard.tsx";
 import { ResolvedLine } from "./ResolvedLine.tsx";
 import { ToolCallItem } from "./ToolCallItem.tsx";
 import { type TranscriptItem, transcriptItems } from "./transcriptItems.ts";
+import { useReaderScrolling } from "./useReaderScrolling.ts";
 import "./transcript.css";
 
 const EMPTY: never[] = [];
@@ -103,6 +104,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const stuckToBottom = useRef(true);
   const lastScrollTop = useRef(0);
   const anchor = useRef<Anchor | null>(null);
+  const readerScrolling = useReaderScrolling(scroller);
 
   // Revealing earlier items must keep the reader's place on screen, also when they come
   // from the server a moment after the click: the item that was first in view stays put.
@@ -153,10 +155,13 @@ export function Transcript({ sessionId }: { sessionId: string }) {
       onScroll={(event) => {
         const el = event.currentTarget;
         const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
-        // Content may grow between our scroll to the bottom and its scroll event: only the
-        // reader moving up lets go of the bottom.
-        stuckToBottom.current =
-          atBottom || (stuckToBottom.current && el.scrollTop >= lastScrollTop.current);
+        // Content may grow between our scroll to the bottom and its scroll event, and the
+        // browser moves the offset itself as the scroller resizes: only the reader moving up
+        // lets go of the bottom.
+        if (atBottom) stuckToBottom.current = true;
+        else if (el.scrollTop < lastScrollTop.current && readerScrolling()) {
+          stuckToBottom.current = false;
+        }
         lastScrollTop.current = el.scrollTop;
       }}
     >
