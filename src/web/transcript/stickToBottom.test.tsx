@@ -46,7 +46,7 @@ describe("the transcript's hold on its bottom (W1)", () => {
   beforeEach(() => vi.stubGlobal("ResizeObserver", ManualResizeObserver));
   afterEach(() => vi.unstubAllGlobals());
 
-  it("[W1] an offset the browser clamped as the scroller grew, read after it shrank again, does not let go of the bottom", () => {
+  it("[W1] an offset the browser clamped as the scroller grew, read after it shrank again, does not let go of the bottom, nor does a space typed in a field; the reader's wheel does", () => {
     const entries: SessionEntry[] = Array.from({ length: 20 }, (_, i) => ({
       kind: "user.message" as const,
       text: `message ${i}`,
@@ -68,6 +68,15 @@ describe("the transcript's hold on its bottom (W1)", () => {
     scroller.scrollTo(0);
     scroller.laidOut();
     expect(scroller.top()).toBe(900);
+
+    // A space typed in the message box is not a scroll key here.
+    const box = document.createElement("textarea");
+    document.body.append(box);
+    fireEvent.keyDown(box, { key: " " });
+    scroller.scrollTo(0);
+    scroller.laidOut();
+    expect(scroller.top()).toBe(900);
+    box.remove();
 
     // The reader's wheel moving up does let go: new content leaves them where they are.
     fireEvent.wheel(scroller.element, { deltaY: -400 });

@@ -28,8 +28,9 @@ export function useReaderScrolling(scroller: RefObject<HTMLElement | null>): () 
       pressed.current = false;
       mark();
     };
+    // Keys typed into a field (a space in the message box) scroll nothing here.
     const key = (event: KeyboardEvent) => {
-      if (SCROLL_KEYS.has(event.key)) mark();
+      if (SCROLL_KEYS.has(event.key) && !isEditable(event.target)) mark();
     };
     element.addEventListener("wheel", mark, { passive: true });
     element.addEventListener("touchmove", mark, { passive: true });
@@ -49,5 +50,12 @@ export function useReaderScrolling(scroller: RefObject<HTMLElement | null>): () 
   return useCallback(
     () => pressed.current || performance.now() - lastInput.current < READER_SCROLL_MS,
     [],
+  );
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || target.matches("input, textarea, select"))
   );
 }
