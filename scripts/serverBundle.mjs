@@ -67,6 +67,13 @@ const SHIMS = [
     ].join("\n"),
   },
   {
+    // @fastify/send makes its errors with http-errors, whose module makes a class for every
+    // HTTP error status when it loads (≈4 ms): loaded when a file first fails to send.
+    importer: /[\\/]@fastify[\\/]send[\\/]lib[\\/]createHttpError\.js$/,
+    specifier: "http-errors",
+    shim: 'module.exports = (...args) => require("http-errors")(...args);',
+  },
+  {
     // zod's classic namespace re-exports fromJSONSchema, whose module copies every schema and
     // check into one object when it loads (≈5 ms); the server never converts from JSON Schema.
     importer: /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/,

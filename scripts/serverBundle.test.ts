@@ -16,6 +16,11 @@ describe("the server bundle's start-up", () => {
     metafile = result.metafile;
     startup = [...startupInputs(metafile)];
   }, 60_000);
+  /** The bundled files that import the one whose path ends so. */
+  const importersOf = (end: string) =>
+    Object.entries(metafile.inputs)
+      .filter(([, input]) => input.imports.some((entry) => entry.path.endsWith(end)))
+      .map(([path]) => path);
 
   it("[B1] runs none of the MCP SDK's schemas until /mcp is first asked (issue 15: restart)", () => {
     expect(startup).toContain("src/server/mcp/mcpBridge.ts");
@@ -50,12 +55,14 @@ describe("the server bundle's start-up", () => {
 
   it("[R1] runs zod's fromJSONSchema module, which the server never calls, only on its first call (issue 15: restart)", () => {
     // Required from inside the function that stands in for it: a require-call to the metafile.
-    const importers = Object.entries(metafile.inputs)
-      .filter(([, input]) =>
-        input.imports.some((entry) => entry.path.endsWith("/from-json-schema.js")),
-      )
-      .map(([path]) => path);
-    expect(importers).toEqual(["startup-shim:./from-json-schema.js (shim)"]);
+    expect(importersOf("/from-json-schema.js")).toEqual([
+      "startup-shim:./from-json-schema.js (shim)",
+    ]);
+  });
+
+  it("[R1] makes http-errors' classes only when a file first fails to send (issue 15: restart)", () => {
+    // Required from inside the function that stands in for it: a require-call to the metafile.
+    expect(importersOf("/http-errors/index.js")).toEqual(["startup-shim:http-errors (shim)"]);
   });
 
   it("[R1][R6] carries better-sqlite3's JavaScript, compiled from the code cache, not required from node_modules (issue 15: restart)", () => {

@@ -127,6 +127,11 @@ describe("the npm start launcher", () => {
     running.push(cli);
     const url = await cli.url();
     expect((await openPage(url)).status).toBe(200);
+    // What is loaded on first use still works: a file that fails to send (http-errors).
+    const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const missing = await fetch(new URL("/no-such-asset.js", url), { headers: { cookie } });
+    expect(missing.status).toBe(404);
     await cli.kill("SIGTERM");
     const { modules, required }: { modules: string[]; required: string[] } = JSON.parse(
       readFileSync(loaded, "utf8"),
