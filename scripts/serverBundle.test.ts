@@ -65,7 +65,7 @@ describe("the server bundle's start-up", () => {
     expect(importersOf("/http-errors/index.js")).toEqual(["startup-shim:http-errors (shim)"]);
   });
 
-  it("[R1][R6] carries better-sqlite3's JavaScript, compiled from the code cache, not required from node_modules (issue 15: restart)", () => {
+  it("[R1] carries better-sqlite3's JavaScript, compiled from the code cache, not required from node_modules (issue 15: restart)", () => {
     const driver = startup.filter((input) => inPackage(input, "better-sqlite3"));
     expect(driver.some((input) => input.endsWith("/better-sqlite3/lib/database.js"))).toBe(true);
   });
