@@ -54,14 +54,15 @@ describe("the server bundle's start-up", () => {
   });
 
   it("[R1] runs zod's fromJSONSchema module, which the server never calls, only on its first call (issue 15: restart)", () => {
-    // Required from inside the function that stands in for it: a require-call to the metafile.
+    // Its stand-in requires it inside a function, which the metafile lists as a require-call
+    // like one at load: so what is checked is that nothing else imports it.
     expect(importersOf("/from-json-schema.js")).toEqual([
       "startup-shim:./from-json-schema.js (shim)",
     ]);
   });
 
   it("[R1] makes http-errors' classes only when a file first fails to send (issue 15: restart)", () => {
-    // Required from inside the function that stands in for it: a require-call to the metafile.
+    // Required inside its stand-in function (see fromJSONSchema above).
     expect(importersOf("/http-errors/index.js")).toEqual(["startup-shim:http-errors (shim)"]);
   });
 
