@@ -13,10 +13,12 @@ const ENTRY = "src/server/cli.ts";
 const SETTINGS = ["scripts/serverBundle.mjs", "package.json", "package-lock.json", "tsconfig.json"];
 
 /**
- * Native or heavy packages stay in node_modules: better-sqlite3 is a native addon, vite only
- * loads when the page must be rebuilt, the model SDKs only when a real model is chosen.
+ * Heavy packages stay in node_modules: vite only loads when the page must be rebuilt, the model
+ * SDKs only when a real model is chosen. better-sqlite3's JavaScript is bundled (required from
+ * node_modules it took ≈10 ms of every start to resolve and compile, issue 15) and its addon is
+ * loaded by path (store/database.ts).
  */
-const EXTERNAL = ["better-sqlite3", "vite", "openai", "@anthropic-ai/sdk"];
+const EXTERNAL = ["vite", "openai", "@anthropic-ai/sdk"];
 
 /**
  * zod's namespaces re-export all of its ≈60 locales (≈350 KB), which the bundle would load and
@@ -64,10 +66,28 @@ const SHIMS = [
       'export { default as satisfies } from "semver/functions/satisfies.js";',
     ].join("\n"),
   },
-  // Node's http2 (fastify: only for `http2: true`) and zlib (ws: only for permessage-deflate,
-  // which the server does not offer) take a few ms each to load: loaded on first use.
+  {
+    // @fastify/send makes its errors with http-errors, whose module makes a class for every
+    // HTTP error status when it loads (≈4 ms): loaded when a file first fails to send.
+    importer: /[\\/]@fastify[\\/]send[\\/]lib[\\/]createHttpError\.js$/,
+    specifier: "http-errors",
+    shim: 'module.exports = (...args) => require("http-errors")(...args);',
+  },
+  {
+    // zod's classic namespace re-exports fromJSONSchema, whose module copies every schema and
+    // check into one object when it loads (≈5 ms); the server never converts from JSON Schema.
+    importer: /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/,
+    specifier: "./from-json-schema.js",
+    shim: 'export function fromJSONSchema(...args) { return require("./from-json-schema.js").fromJSONSchema(...args); }',
+  },
+  // Node's http2 and https (fastify: only for `http2` or `https` options), zlib (ws: only for
+  // permessage-deflate, which the server does not offer), https and tls (ws: only as a client)
+  // take a few ms each to load: loaded on first use.
   builtinOnFirstUse(/[\\/]fastify[\\/]lib[\\/]server\.js$/, "node:http2"),
+  builtinOnFirstUse(/[\\/]fastify[\\/]lib[\\/]server\.js$/, "node:https"),
   builtinOnFirstUse(/[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/, "zlib"),
+  builtinOnFirstUse(/[\\/]ws[\\/]lib[\\/]websocket\.js$/, "https"),
+  builtinOnFirstUse(/[\\/]ws[\\/]lib[\\/]websocket\.js$/, "tls"),
 ];
 
 /** A stand-in for a built-in module that requires it when one of its properties is first read. */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import { bundleOptions, startupInputs } from "./serverBundle.mjs";
 
 const root = resolve(import.meta.dirname, "..");
@@ -10,10 +10,17 @@ const inPackage = (input: string, name: string) => input.includes(`node_modules/
 // Issue 15's restart: what the first page does not need is loaded on first use, not at start.
 describe("the server bundle's start-up", () => {
   let startup: string[];
+  let metafile: Metafile;
   beforeAll(async () => {
     const result = await build(bundleOptions(root));
-    startup = [...startupInputs(result.metafile)];
+    metafile = result.metafile;
+    startup = [...startupInputs(metafile)];
   }, 60_000);
+  /** The bundled files that import the one whose path ends so. */
+  const importersOf = (end: string) =>
+    Object.entries(metafile.inputs)
+      .filter(([, input]) => input.imports.some((entry) => entry.path.endsWith(end)))
+      .map(([path]) => path);
 
   it("[B1] runs none of the MCP SDK's schemas until /mcp is first asked (issue 15: restart)", () => {
     expect(startup).toContain("src/server/mcp/mcpBridge.ts");
@@ -44,6 +51,24 @@ describe("the server bundle's start-up", () => {
   it("[R2] carries zod's English messages alone, not its sixty other locales (issue 15: restart)", () => {
     const locales = startup.filter((input) => input.includes("node_modules/zod/v4/locales/"));
     expect(locales.map((input) => input.replace(/.*\/locales\//, ""))).toEqual(["en.js"]);
+  });
+
+  it("[R1] runs zod's fromJSONSchema module, which the server never calls, only on its first call (issue 15: restart)", () => {
+    // Its stand-in requires it inside a function, which the metafile lists as a require-call
+    // like one at load: so what is checked is that nothing else imports it.
+    expect(importersOf("/from-json-schema.js")).toEqual([
+      "startup-shim:./from-json-schema.js (shim)",
+    ]);
+  });
+
+  it("[R1] makes http-errors' classes only when a file first fails to send (issue 15: restart)", () => {
+    // Required inside its stand-in function (see fromJSONSchema above).
+    expect(importersOf("/http-errors/index.js")).toEqual(["startup-shim:http-errors (shim)"]);
+  });
+
+  it("[R1] carries better-sqlite3's JavaScript, compiled from the code cache, not required from node_modules (issue 15: restart)", () => {
+    const driver = startup.filter((input) => inPackage(input, "better-sqlite3"));
+    expect(driver.some((input) => input.endsWith("/better-sqlite3/lib/database.js"))).toBe(true);
   });
 
   it("[S1][U3] loads pg only on PostgreSQL and web-push only to send a push (issue 15: restart)", () => {

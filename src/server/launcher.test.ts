@@ -111,13 +111,14 @@ describe("the npm start launcher", () => {
     expect(messagesOf(mcp)[0]).toMatchObject({ result: { serverInfo: { name: "plangate" } } });
   }, 60_000);
 
-  it("[R1] starts and serves the page without loading Node's http2 or zlib (issue 15: restart)", async () => {
-    // Written when the server exits: which of Node's modules it loaded until then.
+  it("[R1] starts and serves the page without loading Node's http2, https, tls or zlib, nor requiring better-sqlite3 from node_modules (issue 15: restart)", async () => {
+    // Written when the server exits: which of Node's modules it loaded until then, and which
+    // files it required by path.
     const loaded = join(workspace.path, "loaded.json");
     const record = join(workspace.path, "record.cjs");
     writeFileSync(
       record,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));`,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify({ modules: process.moduleLoadList, required: Object.keys(require.cache) })));`,
     );
     const cli = CliProcess.node(
       ["--require", record, "scripts/start.cjs", "--port", "0", "--workspace", workspace.path],
@@ -126,10 +127,25 @@ describe("the npm start launcher", () => {
     running.push(cli);
     const url = await cli.url();
     expect((await openPage(url)).status).toBe(200);
+    // What is loaded on first use still works: a file that fails to send (http-errors).
+    const first = await fetch(url, { redirect: "manual", headers: { accept: "text/html" } });
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const missing = await fetch(new URL("/no-such-asset.js", url), { headers: { cookie } });
+    expect(missing.status).toBe(404);
     await cli.kill("SIGTERM");
-    const modules: string[] = JSON.parse(readFileSync(loaded, "utf8"));
+    const { modules, required }: { modules: string[]; required: string[] } = JSON.parse(
+      readFileSync(loaded, "utf8"),
+    );
     expect(modules).toContain("NativeModule http");
-    expect(modules.filter((name) => /^NativeModule (http2|zlib)$/.test(name))).toEqual([]);
+    expect(modules.filter((name) => /^NativeModule (http2|https|tls|zlib)$/.test(name))).toEqual(
+      [],
+    );
+    // The session database is open (the page is served): the bundle's copy of the driver
+    // loaded only its addon from node_modules.
+    const driver = required.filter((path) => path.includes("/better-sqlite3/"));
+    expect(driver.map((path) => path.replace(/.*\/better-sqlite3\//, ""))).toEqual([
+      "build/Release/better_sqlite3.node",
+    ]);
   }, 60_000);
 
   const codeCaches = () =>

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
+import { packageEntry } from "../paths.ts";
 import { guardStorage } from "./errors.ts";
 import { migrate } from "./migrations.ts";
 
@@ -20,6 +21,20 @@ export class ForeignDatabaseError extends Error {
   }
 }
 
+let driverOptions: { nativeBinding?: string } | undefined;
+
+/**
+ * The driver's compiled addon, named for it. The server bundle carries the driver's JavaScript
+ * (compiled from the code cache at start, issue 15: restart), and from there the driver's own
+ * search for its addon, which starts at the file that loads it, would not find the package.
+ */
+function driver(): { nativeBinding?: string } {
+  if (driverOptions) return driverOptions;
+  const addon = join(packageEntry("better-sqlite3"), "../../build/Release/better_sqlite3.node");
+  driverOptions = existsSync(addon) ? { nativeBinding: addon } : {};
+  return driverOptions;
+}
+
 /**
  * Opens (creating if needed) the session database. WAL with synchronous=NORMAL keeps every
  * committed transaction across a killed process (R6); busy_timeout lets a second reader wait.
@@ -30,7 +45,7 @@ export function openDatabase(path: string): Database {
   if (path !== ":memory:") refuseForeignDatabase(path);
   return guardStorage("open the session database", () => {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const db = new BetterSqlite3(path);
+    const db = new BetterSqlite3(path, driver());
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 5000");
@@ -64,7 +79,7 @@ function refuseForeignDatabase(path: string): void {
   if (applicationId !== 0) {
     throw new ForeignDatabaseError(path, "is another application's SQLite database");
   }
-  const probe = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  const probe = new BetterSqlite3(path, { ...driver(), readonly: true, fileMustExist: true });
   try {
     const tables = new Set(
       probe.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all(),
