@@ -47,6 +47,10 @@ describe("the page's translator (W2)", () => {
     expect(instance.t(["common"], "planReview.approve")).toBe("Approve");
     expect(instance.t(["common"], "no.such.key")).toBe("no.such.key");
     expect(instance.t(["common"], "greet", { other: 1 })).toBe("Hi {{name}}");
+    // An agent's text put into a placeholder is not read for placeholders itself.
+    expect(instance.t(["common"], "greet", { name: "{{name}} and {{count}}" })).toBe(
+      "Hi {{name}} and {{count}}",
+    );
     // A key built from a server's value never reaches an Object property.
     expect(instance.t(["common"], "constructor")).toBe("constructor");
     expect(instance.t(["common"], "__proto__")).toBe("__proto__");
