@@ -4,6 +4,7 @@ import type { BuildOptions, Metafile } from "esbuild";
 export const OUT_DIR: string;
 export function bundleOptions(root: string): BuildOptions & { metafile: true };
 export function startupInputs(metafile: Metafile): Set<string>;
+export function stampedFiles(bundled: string[]): string[];
 export function freshBundle(
   root: string,
 ): { path: string; builtAt: number; encoding: BufferEncoding } | undefined;

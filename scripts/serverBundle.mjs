@@ -182,6 +182,24 @@ export function startupInputs(metafile) {
   return reached;
 }
 
+const PACKAGE_ROOT = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//;
+
+/**
+ * The files whose times say whether the bundle is fresh: every bundled source; of a bundled
+ * package only its package.json, which npm writes anew with the package (checking each of the
+ * ≈630 package files took ≈15 ms of every start, issue 15: restart); npm's record of the
+ * installed tree; and what steers resolution and compilation without being an input. As with
+ * Vite's dependency cache, a hand edit inside node_modules needs `npm run build:server`.
+ */
+export function stampedFiles(bundled) {
+  const files = new Set();
+  for (const input of bundled) {
+    const packageRoot = PACKAGE_ROOT.exec(input)?.[1];
+    files.add(packageRoot === undefined ? input : `${packageRoot}/package.json`);
+  }
+  return [...files, "node_modules/.package-lock.json", ...SETTINGS];
+}
+
 /** Bundles the server; each file is swapped in whole, the stamp last. */
 export async function buildBundle(root) {
   const { build } = await import("esbuild");
@@ -201,9 +219,8 @@ export async function buildBundle(root) {
     if (name.endsWith(".v8cache")) rmSync(join(outDir, name), { force: true });
   }
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
-  // Also what steers resolution and compilation without being an input itself.
   const inputs = Object.fromEntries(
-    [...Object.keys(result.metafile.inputs), ...SETTINGS]
+    stampedFiles(Object.keys(result.metafile.inputs))
       .filter((input) => existsSync(resolve(root, input)))
       .map((input) => [input, mtimeOf(resolve(root, input))]),
   );
