@@ -40,8 +40,12 @@ const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
 export class Translator {
   language: Language;
   private readonly copies = new Map<string, Copy>();
-  /** Loads under way or failed, by language/namespace; a failed one is tried again when asked. */
+  /**
+   * Reads under way, by language and namespaces: the same promise while it lasts (React's `use`
+   * asks a suspended part for that), forgotten when it settles.
+   */
   private readonly loads = new Map<string, Promise<void>>();
+  /** Reads that failed, by language/namespace: their keys show; asked again, they are retried. */
   private readonly failed = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private plurals: Intl.PluralRules;
@@ -79,8 +83,10 @@ export class Translator {
   /** Reads what this language lacks of the namespaces; settles when each has loaded or failed. */
   loadNamespaces(namespaces: Namespace | readonly Namespace[]): Promise<void> {
     const list = typeof namespaces === "string" ? [namespaces] : namespaces;
-    return Promise.all(list.map((namespace) => this.loadOne(this.language, namespace))).then(
-      () => {},
+    const [only] = list;
+    if (list.length === 1 && only !== undefined) return this.loadOne(this.language, only);
+    return this.pending(`${this.language}/${list.join()}`, () =>
+      Promise.all(list.map((namespace) => this.loadOne(this.language, namespace))).then(() => {}),
     );
   }
 
@@ -106,19 +112,27 @@ export class Translator {
    */
   t(namespaces: readonly Namespace[], key: string, values?: TranslationValues): string {
     const colon = key.indexOf(":");
-    const searched =
-      colon > 0 ? [key.slice(0, colon)] : [...namespaces, FALLBACK_NAMESPACE as Namespace];
     const bare = colon > 0 ? key.slice(colon + 1) : key;
     const count = values?.count;
     const form = typeof count === "number" ? `${bare}_${this.plurals.select(count)}` : undefined;
-    for (const namespace of searched) {
-      const copy = this.copies.get(`${this.language}/${namespace}`);
-      if (!copy) continue;
-      // Own strings only: a key built from a server's value may name an Object property.
-      const text = (form !== undefined && own(copy, form)) || own(copy, bare);
-      if (text !== undefined) return values ? interpolate(text, values) : text;
+    let text: string | undefined;
+    if (colon > 0) text = this.lookup(key.slice(0, colon), bare, form);
+    else {
+      for (const namespace of namespaces) {
+        text = this.lookup(namespace, bare, form);
+        if (text !== undefined) break;
+      }
+      text ??= this.lookup(FALLBACK_NAMESPACE, bare, form);
     }
-    return bare;
+    if (text === undefined) return bare;
+    return values ? interpolate(text, values) : text;
+  }
+
+  private lookup(namespace: string, key: string, form: string | undefined): string | undefined {
+    const copy = this.copies.get(`${this.language}/${namespace}`);
+    if (!copy) return undefined;
+    // Own strings only: a key built from a server's value may name an Object property.
+    return (form !== undefined && own(copy, form)) || own(copy, key);
   }
 
   /** A function over the given namespaces, new after each change so memoised parts re-render. */
@@ -137,22 +151,25 @@ export class Translator {
   private loadOne(language: Language, namespace: Namespace): Promise<void> {
     const id = `${language}/${namespace}`;
     if (this.copies.has(id)) return Promise.resolve();
-    let pending = this.loads.get(id);
-    if (!pending || this.failed.has(id)) {
+    return this.pending(id, () => {
       this.failed.delete(id);
-      pending = this.load(language, namespace).then(
-        (copy) => {
-          this.loads.delete(id);
-          this.addResourceBundle(language, namespace, copy);
-        },
+      return this.load(language, namespace).then(
+        (copy) => this.addResourceBundle(language, namespace, copy),
         () => {
           this.failed.add(id);
           this.changed();
         },
       );
-      this.loads.set(id, pending);
+    });
+  }
+
+  private pending(id: string, start: () => Promise<void>): Promise<void> {
+    let read = this.loads.get(id);
+    if (!read) {
+      read = start().finally(() => this.loads.delete(id));
+      this.loads.set(id, read);
     }
-    return pending;
+    return read;
   }
 
   private changed(): void {

@@ -16,27 +16,6 @@ export function TranslationProvider(props: { translator: Translator; children: R
   return <TranslatorContext value={props.translator}>{props.children}</TranslatorContext>;
 }
 
-// One promise per language and namespaces while they load, so a suspended part is handed the
-// same one on each try (React's `use` asks for that).
-const suspensions = new WeakMap<Translator, Map<string, Promise<void>>>();
-
-function loading(translator: Translator, namespaces: readonly Namespace[]): Promise<void> {
-  let byKey = suspensions.get(translator);
-  if (!byKey) {
-    byKey = new Map();
-    suspensions.set(translator, byKey);
-  }
-  const key = `${translator.language}/${namespaces.join()}`;
-  let pending = byKey.get(key);
-  if (!pending) {
-    pending = translator.loadNamespaces(namespaces);
-    byKey.set(key, pending);
-    const forget = () => byKey.delete(key);
-    pending.then(forget, forget);
-  }
-  return pending;
-}
-
 /**
  * The copy of the given namespaces (the first is where bare keys are looked up first; default
  * "common"), re-rendering on a language switch or newly loaded copy. A namespace not yet loaded
@@ -57,9 +36,9 @@ export function useTranslation<N extends Namespace = "common">(
   const listKey = list.join();
   const revision = useSyncExternalStore(translator.subscribe, translator.getRevision);
   const ready = list.every((namespace) => translator.hasLoadedNamespace(namespace));
-  if (!ready && options?.useSuspense) use(loading(translator, list));
+  if (!ready && options?.useSuspense) use(translator.loadNamespaces(list));
   useEffect(() => {
-    if (!ready) void loading(translator, listKey.split(",") as Namespace[]);
+    if (!ready) void translator.loadNamespaces(listKey.split(",") as Namespace[]);
   }, [ready, translator, listKey]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new function after each change re-renders memoised parts
   const t = useMemo(
