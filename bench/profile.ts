@@ -26,7 +26,7 @@ import { ProbeEvents, probePage } from "./lib/pageProbe.ts";
 import { CARD_SELECTOR, openSessionPage, sleep } from "./lib/session.ts";
 import { formatTrace, mainThreadTasks, summariseTrace } from "./lib/trace.ts";
 import { runWorker } from "./manyQuestions.ts";
-import { connectAgent, mcpCallOf } from "./questionToPixels.ts";
+import { connectAgent, mcpCallOf, openAgentSession } from "./questionToPixels.ts";
 
 const outDir = join(repoRoot, ".cache", "bench-profiles");
 
@@ -253,17 +253,7 @@ const targets: Record<string, () => Promise<void>> = {
     try {
       await server.start();
       const agent = await connectAgent(server);
-      const first = new AbortController();
-      void agent
-        .callTool(mcpCallOf("generic", "first"), undefined, { signal: first.signal })
-        .catch(() => {});
-      let sessionId: string | undefined;
-      while (!sessionId) {
-        sessionId = (await server.sessionByModel("mcp/bench-agent")).sessionId;
-        await sleep(5);
-      }
-      const { context, page, events } = await openSessionPage(browser, server, sessionId);
-      first.abort();
+      const { context, page, events } = await openAgentSession(browser, server, agent);
       await sleep(300);
       const recording = await capture(context, page);
       for (let i = 0; i < 40; i++) {

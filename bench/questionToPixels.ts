@@ -16,13 +16,20 @@
 // and a random 40–100 ms pause puts the next call at a random point of the display frame.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Browser } from "playwright-core";
 import type { Figure } from "./figures.ts";
 import { genericQuestion, SMALL_PLAN } from "./fixtures/questions.ts";
 import { BenchServer } from "./lib/benchServer.ts";
 import { launchChromium } from "./lib/browser.ts";
 import { buildPage } from "./lib/build.ts";
 import type { CardRecord, FrameRecord } from "./lib/pageProbe.ts";
-import { clockOffset, latencyFigure, openSessionPage, sleep } from "./lib/session.ts";
+import {
+  clockOffset,
+  latencyFigure,
+  type OpenedPage,
+  openSessionPage,
+  sleep,
+} from "./lib/session.ts";
 
 const QUESTIONS_PER_FLOW = Number(process.env.BENCH_QUESTIONS ?? 60);
 const WARMUP_PER_FLOW = 5;
@@ -70,6 +77,55 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
   }
 }
 
+/** Asks one question of the flow and waits until its card shows; the call is left to cancel. */
+export async function askUntilShown(
+  agent: Client,
+  events: OpenedPage["events"],
+  flow: Flow,
+  tag: string,
+): Promise<AbortController> {
+  const shown = events.next(
+    (event) => event.type === "card" && (event.label ?? "").includes(`(${tag})`),
+    10_000,
+    tag,
+  );
+  const call = new AbortController();
+  void agent
+    .callTool(mcpCallOf(flow, tag), undefined, { signal: call.signal, timeout: 600_000 })
+    .catch(() => {});
+  await shown;
+  return call;
+}
+
+/**
+ * The agent's session, made by its first call, opened in a page once that question waits; the
+ * call is then cancelled, so the page starts with a card that came and went.
+ */
+export async function openAgentSession(
+  browser: Browser,
+  server: BenchServer,
+  agent: Client,
+): Promise<OpenedPage & { sessionId: string }> {
+  const first = new AbortController();
+  void agent
+    .callTool(mcpCallOf("generic", "first"), undefined, { signal: first.signal, timeout: 600_000 })
+    .catch(() => {});
+  let sessionId: string | undefined;
+  await until(async () => {
+    sessionId = (await server.sessionByModel(`mcp/${AGENT}`)).sessionId;
+    return sessionId !== undefined;
+  }, "the agent's session");
+  const session = sessionId as string;
+  await until(
+    async () =>
+      (await server.call<{ count: number }>({ cmd: "pendingCount", sessionId: session })).count > 0,
+    "the first question",
+  );
+  const opened = await openSessionPage(browser, server, session);
+  first.abort();
+  return { ...opened, sessionId: session };
+}
+
 export async function run(): Promise<Figure[]> {
   const { outDir } = await buildPage();
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the server's side.
@@ -81,28 +137,7 @@ export async function run(): Promise<Figure[]> {
     await server.start();
     client = await connectAgent(server);
     const agent = client;
-    // The agent's session is made by its first call; the page opens on it.
-    const first = new AbortController();
-    void agent
-      .callTool(mcpCallOf("generic", "first"), undefined, {
-        signal: first.signal,
-        timeout: 600_000,
-      })
-      .catch(() => {});
-    let sessionId: string | undefined;
-    await until(async () => {
-      sessionId = (await server.sessionByModel(`mcp/${AGENT}`)).sessionId;
-      return sessionId !== undefined;
-    }, "the agent's session");
-    const session = sessionId as string;
-    await until(
-      async () =>
-        (await server.call<{ count: number }>({ cmd: "pendingCount", sessionId: session })).count >
-        0,
-      "the first question",
-    );
-    const { page, events } = await openSessionPage(browser, server, session);
-    first.abort();
+    const { sessionId: session, page, events } = await openAgentSession(browser, server, agent);
     const settled = () =>
       until(
         async () =>

@@ -13,14 +13,13 @@
 //   CARD_FRAME_ALL=1            prints every card's timeline
 //   CARD_FRAME_LANG=zh-CN       the page in another language (its saved choice)
 import { writeFileSync } from "node:fs";
-import { genericQuestion } from "../fixtures/questions.ts";
 import { BenchServer } from "../lib/benchServer.ts";
 import { launchChromium } from "../lib/browser.ts";
 import { buildPage } from "../lib/build.ts";
 import type { CardRecord } from "../lib/pageProbe.ts";
-import { openSessionPage, sleep } from "../lib/session.ts";
+import { addPageCss, sleep } from "../lib/session.ts";
 import { parseEvents, type TraceEvent } from "../lib/trace.ts";
-import { connectAgent, mcpCallOf } from "../questionToPixels.ts";
+import { askUntilShown, connectAgent, openAgentSession } from "../questionToPixels.ts";
 
 const PER_FLOW = Number(process.argv[2] ?? 20);
 
@@ -29,23 +28,7 @@ const server = new BenchServer({ distDir: outDir });
 const browser = await launchChromium();
 await server.start();
 const agent = await connectAgent(server);
-const first = new AbortController();
-void agent
-  .callTool(
-    { name: "ask_user_question", arguments: { questions: genericQuestion("first") } },
-    undefined,
-    {
-      signal: first.signal,
-      timeout: 600_000,
-    },
-  )
-  .catch(() => {});
-let sessionId: string | undefined;
-while (!sessionId) {
-  sessionId = (await server.sessionByModel("mcp/bench-agent")).sessionId;
-  await sleep(5);
-}
-const { context, page, events } = await openSessionPage(browser, server, sessionId);
+const { context, page, events } = await openAgentSession(browser, server, agent);
 if (process.env.CARD_FRAME_LANG) {
   // W2: a saved choice wins; the page reloads in that language.
   await page.evaluate(
@@ -55,15 +38,8 @@ if (process.env.CARD_FRAME_LANG) {
   await page.reload();
   await page.waitForFunction(() => window.__bench.frames.some((f) => f.type === "snapshot"));
 }
-first.abort();
 await sleep(500);
-if (process.env.CARD_FRAME_CSS)
-  // A constructed sheet: CSSOM is not subject to the page's CSP, a <style> tag is.
-  await page.evaluate((css) => {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  }, process.env.CARD_FRAME_CSS);
+if (process.env.CARD_FRAME_CSS) await addPageCss(page, process.env.CARD_FRAME_CSS);
 // Marks each card's insertion on the trace clock (the probe's `appeared` is the same callback).
 await page.evaluate(() => {
   let n = 0;
@@ -100,16 +76,7 @@ const sync = await page.evaluate(() => {
 for (let i = 0; i < PER_FLOW * 2; i++) {
   const tag = `t${i}`;
   const flow = i % 2 === 0 ? "generic" : "plan";
-  const shown = events.next(
-    (e) => e.type === "card" && (e.label ?? "").includes(`(${tag})`),
-    10_000,
-    tag,
-  );
-  const call = new AbortController();
-  void agent
-    .callTool(mcpCallOf(flow, tag), undefined, { signal: call.signal, timeout: 600_000 })
-    .catch(() => {});
-  await shown;
+  const call = await askUntilShown(agent, events, flow, tag);
   await sleep(150);
   call.abort();
   await sleep(60 + Math.random() * 60);

@@ -1,56 +1,23 @@
 // The page's composited layers (and why) while a question card waits, after some cards came
 // and went as questionToPixels asks them: which layers a new card repaints.
-import { genericQuestion } from "../fixtures/questions.ts";
 import { BenchServer } from "../lib/benchServer.ts";
 import { launchChromium } from "../lib/browser.ts";
 import { buildPage } from "../lib/build.ts";
-import { openSessionPage, sleep } from "../lib/session.ts";
-import { connectAgent, mcpCallOf } from "../questionToPixels.ts";
+import { addPageCss, sleep } from "../lib/session.ts";
+import { askUntilShown, connectAgent, openAgentSession } from "../questionToPixels.ts";
 
 const { outDir } = await buildPage();
 const server = new BenchServer({ distDir: outDir });
 const browser = await launchChromium();
 await server.start();
 const agent = await connectAgent(server);
-const first = new AbortController();
-void agent
-  .callTool(
-    { name: "ask_user_question", arguments: { questions: genericQuestion("first") } },
-    undefined,
-    { signal: first.signal, timeout: 600_000 },
-  )
-  .catch(() => {});
-let sessionId: string | undefined;
-while (!sessionId) {
-  sessionId = (await server.sessionByModel("mcp/bench-agent")).sessionId;
-  await sleep(5);
-}
-const { context, page, events } = await openSessionPage(browser, server, sessionId);
-first.abort();
+const { context, page, events } = await openAgentSession(browser, server, agent);
 await sleep(300);
-if (process.env.CARD_FRAME_CSS)
-  // A constructed sheet: CSSOM is not subject to the page's CSP, a <style> tag is.
-  await page.evaluate((css) => {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  }, process.env.CARD_FRAME_CSS);
+if (process.env.CARD_FRAME_CSS) await addPageCss(page, process.env.CARD_FRAME_CSS);
 const n = Number(process.argv[2] ?? 6);
 for (let i = 0; i < n; i++) {
   const tag = `l${i}`;
-  const shown = events.next(
-    (e) => e.type === "card" && (e.label ?? "").includes(`(${tag})`),
-    10_000,
-    tag,
-  );
-  const call = new AbortController();
-  void agent
-    .callTool(mcpCallOf(i % 2 ? "plan" : "generic", tag), undefined, {
-      signal: call.signal,
-      timeout: 600_000,
-    })
-    .catch(() => {});
-  await shown;
+  const call = await askUntilShown(agent, events, i % 2 ? "plan" : "generic", tag);
   if (i === n - 1) {
     const cdp = await context.newCDPSession(page);
     type Layer = {

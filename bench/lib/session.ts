@@ -12,6 +12,18 @@ export interface OpenedPage {
   events: ProbeEvents;
 }
 
+/**
+ * Adds CSS to the page (an experiment's stripped page: what a rule costs). A constructed sheet:
+ * CSSOM is not subject to the page's CSP, a <style> tag is.
+ */
+export async function addPageCss(page: Page, css: string): Promise<void> {
+  await page.evaluate((text) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }, css);
+}
+
 /** A probed page on the session `#/s/<id>`, loaded and connected (its snapshot arrived). */
 export async function openSessionPage(
   browser: Browser,
