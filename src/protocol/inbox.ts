@@ -6,22 +6,39 @@ import { QuestionDraft } from "./question.ts";
  * U1: one thing waiting for the user, in any session (own or an MCP agent's). The session's
  * title and agent come from its summary, which every client already holds.
  */
+const QueueOrder = z
+  .number()
+  .check(
+    z.int(),
+    z.minimum(0),
+    z.describe(
+      "Its session's arrival order (Q7): a session's items with a lower queueOrder wait before it, and the lowest is the head. It never changes while the item waits, so a head leaving changes no item behind it.",
+    ),
+  );
+
 export const InboxItem = z.strictObject({
   request: InteractionRequest,
   countdown: CountdownState,
   /** X3: the work in progress, so the card opens where another device left it. */
   draft: z.optional(QuestionDraft),
-  queueOrder: z
-    .number()
-    .check(
-      z.int(),
-      z.minimum(0),
-      z.describe(
-        "Its session's arrival order (Q7): a session's items with a lower queueOrder wait before it, and the lowest is the head. It never changes while the item waits, so a head leaving changes no item behind it.",
-      ),
-    ),
+  queueOrder: QueueOrder,
 });
 export type InboxItem = z.infer<typeof InboxItem>;
+
+/**
+ * U1: a waiting item whose countdown, draft or queue order changed and whose request did not.
+ * Every client already holds that request (from the snapshot or the frame that brought the
+ * item), so it is not sent again: a 300 KB plan went to every device on each draft save.
+ */
+export const InboxItemUpdate = z.strictObject({
+  interactionId: z.string(),
+  sessionId: z.string(),
+  countdown: CountdownState,
+  /** Absent: the item has no draft (any earlier one is gone). */
+  draft: z.optional(QuestionDraft),
+  queueOrder: QueueOrder,
+});
+export type InboxItemUpdate = z.infer<typeof InboxItemUpdate>;
 
 /** U1: every pending interaction, sent right after `welcome`. */
 export const InboxSnapshotFrame = z.strictObject({
@@ -29,10 +46,14 @@ export const InboxSnapshotFrame = z.strictObject({
   items: z.array(InboxItem),
 });
 
-/** U1: what changed since the last inbox frame; `removed` holds interaction ids. */
+/**
+ * U1: what changed since the last inbox frame: items new to the inbox (whole), items that
+ * changed besides their request (`updated`), and the interaction ids of items that left.
+ */
 export const InboxChangedFrame = z.strictObject({
   type: z.literal("inbox.changed"),
   upserted: z.array(InboxItem),
+  updated: z.array(InboxItemUpdate),
   removed: z.array(z.string()),
 });
 

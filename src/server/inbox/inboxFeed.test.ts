@@ -120,13 +120,14 @@ describe("inbox feed", () => {
 
     expect(registry.touch(id)).toEqual({ ok: true });
     await flush();
-    expect(changes[1]?.upserted[0]?.countdown.phase).toBe("paused");
+    expect(changes[1]?.upserted).toEqual([]);
+    expect(changes[1]?.updated[0]?.countdown.phase).toBe("paused");
 
     expect(registry.answer(id, { [colourQuestion.question]: { labels: ["Red"] } })).toEqual({
       ok: true,
     });
     await flush();
-    expect(changes[2]).toEqual({ type: "inbox.changed", upserted: [], removed: [id] });
+    expect(changes[2]).toEqual({ type: "inbox.changed", upserted: [], updated: [], removed: [id] });
     expect(feed.snapshot()).toEqual([]);
     expect(changes).toHaveLength(3);
   });
@@ -151,7 +152,8 @@ describe("inbox feed", () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]?.removed).toEqual([head?.request.interactionId]);
     // Only the new head's countdown started; the 48 behind it are unchanged.
-    expect(changes[0]?.upserted.map((item) => item.request.interactionId)).toEqual([
+    expect(changes[0]?.upserted).toEqual([]);
+    expect(changes[0]?.updated.map((update) => update.interactionId)).toEqual([
       next?.request.interactionId,
     ]);
     const after = feed.snapshot();
@@ -159,6 +161,28 @@ describe("inbox feed", () => {
     expect(after.map((item) => positions.get(item.request.interactionId))).toEqual(
       before.slice(1).map((_, position) => position),
     );
+  });
+
+  it("[U1][X3] a draft saved on a waiting plan goes out without the plan, which every client already holds", async () => {
+    const plan = `# Plan\n\n${"- a step of the plan, long enough to count\n".repeat(5_000)}`;
+    void ask("sess_a", "c1", [{ ...planReviewQuestion, detail: plan }]);
+    await flush();
+    const arrived = JSON.stringify(changes[0]);
+    expect(arrived.length).toBeGreaterThan(plan.length);
+    const id = changes[0]?.upserted[0]?.request.interactionId ?? "";
+    const draft = { page: 0, picks: {}, other: {}, feedback: "split step 3" };
+
+    expect(registry.saveDraft(id, draft)).toEqual({ ok: true });
+    await flush();
+
+    expect(changes).toHaveLength(2);
+    expect(changes[1]?.upserted).toEqual([]);
+    expect(JSON.stringify(changes[1]).length).toBeLessThan(1_000);
+    expect(changes[1]?.updated).toEqual([
+      expect.objectContaining({ interactionId: id, sessionId: "sess_a", draft }),
+    ]);
+    // A client that connects now gets the whole item, draft included.
+    expect(feed.snapshot()[0]).toEqual(expect.objectContaining({ draft }));
   });
 
   it("[U1] a snapshot taken between a change and its broadcast sends the change first", async () => {

@@ -1,5 +1,6 @@
 import {
   type InboxItem,
+  type InboxItemUpdate,
   inboxOrder,
   interactionIdOf,
   type ServerFrame,
@@ -75,7 +76,7 @@ export class InboxFeed {
 
   private flush(): void {
     if (this.dirty.size === 0) return;
-    const frame: ChangedFrame = { type: "inbox.changed", upserted: [], removed: [] };
+    const frame: ChangedFrame = { type: "inbox.changed", upserted: [], updated: [], removed: [] };
     for (const interactionId of this.dirty) {
       const item = this.deps.interactions.pendingOne(interactionId);
       const old = this.sent.get(interactionId);
@@ -84,23 +85,35 @@ export class InboxFeed {
         this.sent.delete(interactionId);
         continue;
       }
-      if (!old || !sameItem(old, item)) frame.upserted.push(item);
+      // Every client holds what `sent` holds: new ones get it in their snapshot.
+      if (!old || old.request !== item.request) frame.upserted.push(item);
+      else if (!sameItem(old, item)) frame.updated.push(updateOf(item));
       this.sent.set(interactionId, item);
     }
     this.dirty.clear();
-    if (frame.upserted.length === 0 && frame.removed.length === 0) return;
+    if (frame.upserted.length + frame.updated.length + frame.removed.length === 0) return;
     for (const listener of this.listeners) listener(frame);
   }
 }
 
+function updateOf({ request, countdown, draft, queueOrder }: InboxItem): InboxItemUpdate {
+  const update: InboxItemUpdate = {
+    interactionId: request.interactionId,
+    sessionId: request.sessionId,
+    countdown,
+    queueOrder,
+  };
+  if (draft !== undefined) update.draft = draft;
+  return update;
+}
+
 /**
- * A pending interaction's request never changes, so it is compared by reference; only its
- * small countdown and draft are compared as JSON. Whole items as JSON made every question a
- * burst added to a session cost a stringify of every question queued before it, twice.
+ * Of one request (a pending interaction's never changes, so it is compared by reference):
+ * whether its small countdown, draft and queue order are as sent. Whole items as JSON made
+ * every question a burst added to a session cost a stringify of every question before it.
  */
 function sameItem(old: InboxItem, item: InboxItem): boolean {
   return (
-    old.request === item.request &&
     old.queueOrder === item.queueOrder &&
     sameJson(old.countdown, item.countdown) &&
     sameJson(old.draft, item.draft)

@@ -5,6 +5,7 @@ import type { InboxFeed } from "../inbox/inboxFeed.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SqlDb } from "../store/sqlDb.ts";
+import { CountdownPushes } from "./countdownPushes.ts";
 import { PushNotifier } from "./pushNotifier.ts";
 import { registerPushRoutes } from "./pushRoutes.ts";
 import { sendPush } from "./pushSender.ts";
@@ -36,29 +37,17 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
     session: (id) => deps.log.getSession(id),
     baseUrl: deps.baseUrl,
   });
-  const timers = new Map<string, ReturnType<Clock["setTimeout"]>>();
+  const countdowns = new CountdownPushes({
+    clock: deps.clock,
+    current: (sessionId, id) => deps.inbox.item(sessionId, id),
+    announce: (item) => void notifier.countdownVisible(item),
+  });
   const findPending = (id: string) =>
     deps.inbox.snapshot().find((item) => item.request.interactionId === id);
 
   const unsubscribe = deps.inbox.onChange((frame) => {
     if (frame.type !== "inbox.changed") return;
-    for (const id of frame.removed) {
-      const timer = timers.get(id);
-      if (timer !== undefined) deps.clock.clearTimeout(timer);
-      timers.delete(id);
-    }
-    for (const item of frame.upserted) {
-      const id = item.request.interactionId;
-      if (item.countdown.phase !== "counting" || timers.has(id)) continue;
-      const wait = Math.max(0, item.countdown.visibleAt - deps.clock.now());
-      timers.set(
-        id,
-        deps.clock.setTimeout(() => {
-          const still = deps.inbox.item(item.request.sessionId, id);
-          if (still?.countdown.phase === "counting") void notifier.countdownVisible(still);
-        }, wait),
-      );
-    }
+    countdowns.onInboxChanged(frame);
     void notifier.onInboxChanged(frame);
   });
 
@@ -73,8 +62,7 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
   return {
     close() {
       unsubscribe();
-      for (const timer of timers.values()) deps.clock.clearTimeout(timer);
-      timers.clear();
+      countdowns.close();
     },
   };
 }

@@ -143,7 +143,9 @@ describe("inbox page", () => {
       answers: { "Which database for q-b?": { labels: ["Postgres"] } },
     });
 
-    act(() => client.receive({ type: "inbox.changed", upserted: [], removed: ["q-b"] }));
+    act(() =>
+      client.receive({ type: "inbox.changed", upserted: [], updated: [], removed: ["q-b"] }),
+    );
     expect(rows()).toHaveLength(3);
     expect(rowButton(1)).toHaveFocus();
     expect(rows()[1]).toHaveAttribute("data-interaction-id", "p-a");
@@ -177,7 +179,9 @@ describe("inbox page", () => {
     expect(rows()[2]).toHaveTextContent("after 2 more in its session");
 
     // The server sends only the head's removal: the others' places follow from their order.
-    act(() => client.receive({ type: "inbox.changed", upserted: [], removed: ["q-1"] }));
+    act(() =>
+      client.receive({ type: "inbox.changed", upserted: [], updated: [], removed: ["q-1"] }),
+    );
     expect(rows()[0]).not.toHaveTextContent("more in its session");
     expect(rows()[1]).toHaveTextContent("after 1 more in its session");
   });

@@ -25,12 +25,50 @@ describe("inbox state", () => {
         { ...item("a", "s1", 5), countdown: { phase: "paused", pausedAt: 9 } },
         item("c", "s1", 5, 1),
       ],
+      updated: [],
       removed: ["b"],
     });
     expect(sortedInbox(inbox).map((i) => [i.request.interactionId, i.countdown.phase])).toEqual([
       ["a", "paused"],
       ["c", "ineligible"],
     ]);
+  });
+
+  it("[U1][X3] an update keeps the request the page holds and takes the item's new countdown, queue order and draft, a cleared draft included", () => {
+    const draft = { page: 0, picks: {}, other: {}, feedback: "tighten step 2" };
+    const held = {
+      ...item("a", "s1", 5),
+      draft: { page: 0, picks: {}, other: {}, feedback: "old" },
+    };
+    let inbox = applyInboxFrame({}, { type: "inbox.snapshot", items: [held] });
+    const update = {
+      interactionId: "a",
+      sessionId: "s1",
+      countdown: { phase: "paused" as const, pausedAt: 9 },
+      queueOrder: 0,
+    };
+    inbox = applyInboxFrame(inbox, {
+      type: "inbox.changed",
+      upserted: [],
+      updated: [
+        { ...update, draft },
+        { ...update, interactionId: "gone" },
+      ],
+      removed: [],
+    });
+    expect(inbox.a?.request).toBe(held.request);
+    expect(inbox.a?.countdown).toEqual({ phase: "paused", pausedAt: 9 });
+    expect(inbox.a?.draft).toEqual(draft);
+    // An update for an item the page does not hold adds nothing: it has no request to show.
+    expect(Object.keys(inbox)).toEqual(["a"]);
+
+    inbox = applyInboxFrame(inbox, {
+      type: "inbox.changed",
+      upserted: [],
+      updated: [update],
+      removed: [],
+    });
+    expect(inbox.a).toEqual({ request: held.request, countdown: update.countdown, queueOrder: 0 });
   });
 
   it("[U1] orders oldest first, then by session, then by place in the session's queue", () => {

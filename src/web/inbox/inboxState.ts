@@ -11,6 +11,16 @@ export function applyInboxFrame(inbox: InboxMap, frame: InboxFrame): InboxMap {
   const next = { ...inbox };
   for (const id of frame.removed) delete next[id];
   for (const item of frame.upserted) next[item.request.interactionId] = item;
+  for (const { interactionId, countdown, draft, queueOrder } of frame.updated) {
+    const held = next[interactionId];
+    // Never absent: an update follows the snapshot or frame that brought its item.
+    if (held === undefined) continue;
+    const { draft: _previous, ...item } = held;
+    next[interactionId] =
+      draft === undefined
+        ? { ...item, countdown, queueOrder }
+        : { ...item, countdown, queueOrder, draft };
+  }
   return next;
 }
 
