@@ -40,6 +40,23 @@ export const InboxItemUpdate = z.strictObject({
 });
 export type InboxItemUpdate = z.infer<typeof InboxItemUpdate>;
 
+/** The item without its request. */
+export function inboxUpdateOf({
+  request,
+  countdown,
+  draft,
+  queueOrder,
+}: InboxItem): InboxItemUpdate {
+  const update: InboxItemUpdate = {
+    interactionId: request.interactionId,
+    sessionId: request.sessionId,
+    countdown,
+    queueOrder,
+  };
+  if (draft !== undefined) update.draft = draft;
+  return update;
+}
+
 /** U1: every pending interaction, sent right after `welcome`. */
 export const InboxSnapshotFrame = z.strictObject({
   type: z.literal("inbox.snapshot"),
@@ -49,11 +66,15 @@ export const InboxSnapshotFrame = z.strictObject({
 /**
  * U1: what changed since the last inbox frame: items new to the inbox (whole), items that
  * changed besides their request (`updated`), and the interaction ids of items that left.
+ * `arrived`: items new to the inbox of a session this client follows, without their request:
+ * its `interaction.requested` event, sent to the client before this frame, carries it (a big
+ * plan went to the page showing its session twice, issue 15).
  */
 export const InboxChangedFrame = z.strictObject({
   type: z.literal("inbox.changed"),
   upserted: z.array(InboxItem),
   updated: z.array(InboxItemUpdate),
+  arrived: z.optional(z.array(InboxItemUpdate)),
   removed: z.array(z.string()),
 });
 

@@ -1,7 +1,7 @@
 import {
   type InboxItem,
-  type InboxItemUpdate,
   inboxOrder,
+  inboxUpdateOf,
   interactionIdOf,
   type ServerFrame,
   type StoredEntry,
@@ -87,24 +87,13 @@ export class InboxFeed {
       }
       // Every client holds what `sent` holds: new ones get it in their snapshot.
       if (!old || old.request !== item.request) frame.upserted.push(item);
-      else if (!sameItem(old, item)) frame.updated.push(updateOf(item));
+      else if (!sameItem(old, item)) frame.updated.push(inboxUpdateOf(item));
       this.sent.set(interactionId, item);
     }
     this.dirty.clear();
     if (frame.upserted.length + frame.updated.length + frame.removed.length === 0) return;
     for (const listener of this.listeners) listener(frame);
   }
-}
-
-function updateOf({ request, countdown, draft, queueOrder }: InboxItem): InboxItemUpdate {
-  const update: InboxItemUpdate = {
-    interactionId: request.interactionId,
-    sessionId: request.sessionId,
-    countdown,
-    queueOrder,
-  };
-  if (draft !== undefined) update.draft = draft;
-  return update;
 }
 
 /**

@@ -91,4 +91,28 @@ describe("who answered, and the inbox over the socket", () => {
       await watcher.next("inbox.changed", (frame) => frame.removed.includes(interactionId)),
     ).toMatchObject({ removed: [interactionId] });
   });
+
+  it("[U1] a tab that follows the session gets its new item without the request, which the event before it carried; a tab that does not gets it whole", async () => {
+    const watcher = await hello();
+    const asker = await hello();
+    const { sessionId, interactionId } = await askIn(asker);
+
+    const slim = await asker.next("inbox.changed", (frame) =>
+      (frame.arrived ?? []).some((item) => item.interactionId === interactionId),
+    );
+    expect(slim.upserted).toEqual([]);
+    expect(slim.arrived?.[0]).toMatchObject({ interactionId, sessionId });
+    expect(JSON.stringify(slim)).not.toContain("Which colour?");
+    const event = asker.frames.findIndex(
+      (frame) => frame.type === "event" && frame.entry.kind === "interaction.requested",
+    );
+    expect(event).toBeGreaterThanOrEqual(0);
+    expect(event).toBeLessThan(asker.frames.indexOf(slim));
+
+    const whole = await watcher.next("inbox.changed", (frame) =>
+      frame.upserted.some((item) => item.request.interactionId === interactionId),
+    );
+    expect(whole.arrived).toBeUndefined();
+    expect(whole.upserted[0]?.request).toMatchObject({ sessionId, kind: "question" });
+  });
 });

@@ -21,7 +21,12 @@ export class Client {
 
   send(frame: ServerFrame): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const text = JSON.stringify(frame);
+    this.sendText(JSON.stringify(frame));
+  }
+
+  /** A frame already serialized (one text for every client it goes to). */
+  sendText(text: string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
     if (!this.batches) {
       this.socket.send(text);
       return;
@@ -63,7 +68,22 @@ export class ClientSet {
   }
 
   toAll(frame: ServerFrame): void {
-    for (const client of this.clients) if (client.greeted) client.send(frame);
+    this.toEach(() => frame);
+  }
+
+  /** A frame per greeted client, each distinct frame serialized once (a plan is 300 KB). */
+  toEach(frameFor: (client: Client) => ServerFrame): void {
+    const texts = new Map<ServerFrame, string>();
+    for (const client of this.clients) {
+      if (!client.greeted) continue;
+      const frame = frameFor(client);
+      let text = texts.get(frame);
+      if (text === undefined) {
+        text = JSON.stringify(frame);
+        texts.set(frame, text);
+      }
+      client.sendText(text);
+    }
   }
 
   toSubscribers(sessionId: string, frame: ServerFrame): void {

@@ -18,6 +18,7 @@ import { SessionNotFoundError, StorageError } from "../store/errors.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SettingsStore } from "../store/settingsStore.ts";
 import { Client, ClientSet } from "./clients.ts";
+import { InboxChangeVariants } from "./inboxChange.ts";
 import {
   HISTORY_LIMITS,
   historyPage,
@@ -87,7 +88,11 @@ export class WsRouter {
       unsubscribeChanges();
     };
     this.unsubscribeInbox =
-      deps.inbox?.onChange((frame) => this.clients.toAll(frame)) ?? (() => {});
+      deps.inbox?.onChange((frame) => {
+        if (frame.type !== "inbox.changed") return this.clients.toAll(frame);
+        const variants = new InboxChangeVariants(frame);
+        this.clients.toEach((client) => variants.for(client.subscriptions));
+      }) ?? (() => {});
   }
 
   /** Streamed text of a running turn goes only to the session's followers. */

@@ -71,6 +71,30 @@ describe("inbox state", () => {
     expect(inbox.a).toEqual({ request: held.request, countdown: update.countdown, queueOrder: 0 });
   });
 
+  it("[U1] an item that arrived without its request takes the one the page holds from its session's event", () => {
+    const request = questionRequest("a", "s1");
+    const held = (sessionId: string, id: string) =>
+      sessionId === "s1" && id === "a" ? request : undefined;
+    const arrived = {
+      interactionId: "a",
+      sessionId: "s1",
+      countdown: { phase: "ineligible" as const },
+      queueOrder: 2,
+    };
+    const inbox = applyInboxFrame(
+      {},
+      {
+        type: "inbox.changed",
+        upserted: [],
+        updated: [],
+        arrived: [arrived, { ...arrived, interactionId: "unknown" }],
+        removed: [],
+      },
+      held,
+    );
+    expect(inbox).toEqual({ a: { request, countdown: arrived.countdown, queueOrder: 2 } });
+  });
+
   it("[U1] orders oldest first, then by session, then by place in the session's queue", () => {
     const inbox = applyInboxFrame(
       {},

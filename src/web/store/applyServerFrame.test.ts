@@ -156,6 +156,31 @@ describe("applyServerFrame: interactions", () => {
     expect(pending[0]!.countdown).toEqual({ phase: "ineligible" });
   });
 
+  it("[U1] an inbox item that arrived without its request gets the one its session's event just brought", () => {
+    const request = questionRequest("q1");
+    const { state } = fold(
+      [
+        eventFrame("s1", 2, { kind: "interaction.requested", request }),
+        {
+          type: "inbox.changed",
+          upserted: [],
+          updated: [],
+          arrived: [
+            {
+              interactionId: "q1",
+              sessionId: request.sessionId,
+              countdown: { phase: "ineligible" },
+              queueOrder: 0,
+            },
+          ],
+          removed: [],
+        },
+      ],
+      opened(),
+    );
+    expect(state.inbox.q1?.request).toEqual(request);
+  });
+
   it("[A6] applies countdown and draft entries to the matching interaction", () => {
     const countdown = { phase: "counting", startedAt: 1, visibleAt: 60_001, deadlineAt: 300_001 };
     const draft = { page: 0, picks: { "Which database for q2?": ["Postgres"] }, other: {} };

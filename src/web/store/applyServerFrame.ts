@@ -144,7 +144,17 @@ export function applyServerFrame<S extends WebData>(
     }
     case "inbox.snapshot":
     case "inbox.changed":
-      return { state: { ...state, inbox: applyInboxFrame(state.inbox, frame) }, outgoing: [] };
+      return {
+        state: {
+          ...state,
+          inbox: applyInboxFrame(
+            state.inbox,
+            frame,
+            (sessionId, id) => state.views[sessionId]?.requests[id],
+          ),
+        },
+        outgoing: [],
+      };
   }
 }
 

@@ -1,0 +1,37 @@
+import { inboxUpdateOf, type ServerFrame } from "../../protocol/index.ts";
+
+type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
+
+/**
+ * U1: one inbox change as each client gets it. A new item of a session the client follows
+ * goes in `arrived`, without its request: the session's `interaction.requested` event, sent to
+ * that client before this change (the entry's subscribers hear it as it is appended; the inbox
+ * a microtask later), carries it. Clients that follow the same sessions share one frame object,
+ * so it is serialized once for all of them.
+ */
+export class InboxChangeVariants {
+  private readonly variants = new Map<string, Changed>();
+
+  constructor(private readonly frame: Changed) {}
+
+  for(follows: ReadonlySet<string>): Changed {
+    const { upserted } = this.frame;
+    const slim: number[] = [];
+    for (const [index, item] of upserted.entries()) {
+      if (follows.has(item.request.sessionId)) slim.push(index);
+    }
+    if (slim.length === 0) return this.frame;
+    const key = slim.join(",");
+    let variant = this.variants.get(key);
+    if (variant === undefined) {
+      const arrived = slim.map((index) => inboxUpdateOf(upserted[index]!));
+      variant = {
+        ...this.frame,
+        upserted: upserted.filter((item) => !follows.has(item.request.sessionId)),
+        arrived,
+      };
+      this.variants.set(key, variant);
+    }
+    return variant;
+  }
+}
