@@ -11,3 +11,4 @@ export * from "./push.ts";
 export * from "./question.ts";
 export * from "./settings.ts";
 export * from "./todos.ts";
+export * from "./wireInput.ts";

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { StoredEntry } from "../../protocol/index.ts";
+import { type StoredEntry, WIRE_INPUT_CHARS } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
 import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
@@ -231,6 +231,47 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
       [revised.questions[0]!.question]: { labels: ["Approve"] },
     });
     expect(textOf(await second)).toMatch(/approved the plan/);
+  });
+
+  it("[X1][W1] a page is sent a long plan's review_plan call cut to its start, as the plan comes whole with its question; the log keeps the whole call", async () => {
+    const plan = `# Plan\n\n${"1. a step that the plan carries out\n".repeat(2_000)}`;
+    const call = client.callTool({ name: "review_plan", arguments: { plan } });
+    const { session, pending } = await pendingSoon();
+    const { client: page } = await TestClient.greeted(test.wsUrl, test.browserHeaders);
+    page.send({ type: "session.open", sessionId: session.id });
+    const snapshot = await page.next("snapshot");
+    const sentCall = snapshot.entries.find((stored) => stored.entry.kind === "tool.call");
+    if (sentCall?.entry.kind !== "tool.call") throw new Error("no tool call in the snapshot");
+    expect(sentCall.entry.input).toEqual({
+      plan: { clipped: plan.slice(0, WIRE_INPUT_CHARS), moreChars: plan.length - WIRE_INPUT_CHARS },
+    });
+    expect(JSON.stringify(snapshot).length).toBeLessThan(plan.length * 1.5);
+    const loggedCall = entries(session.id).find((stored) => stored.entry.kind === "tool.call");
+    expect(loggedCall?.entry).toMatchObject({ kind: "tool.call", input: { plan } });
+    const review = pending[0]!.request;
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    expect(review.questions[0]?.detail).toBe(plan);
+
+    // Live, the same: the next plan's call reaches the page cut, its question whole.
+    test.server.interactions.answer(review.interactionId, {
+      [review.questions[0]!.question]: { labels: ["Refuse"], other: "shorter" },
+    });
+    await call;
+    // Left waiting: the test's teardown ends it.
+    client
+      .callTool({ name: "review_plan", arguments: { plan: `${plan}2. more\n` } })
+      .catch(() => {});
+    const live = await page.next("event", (frame) => frame.entry.kind === "tool.call");
+    if (live.entry.kind !== "tool.call") throw new Error("unreachable");
+    expect(live.entry.input).toMatchObject({
+      plan: { moreChars: plan.length + 8 - WIRE_INPUT_CHARS },
+    });
+    const asked = await page.next("event", (frame) => frame.entry.kind === "interaction.requested");
+    if (asked.entry.kind !== "interaction.requested" || asked.entry.request.kind !== "question") {
+      throw new Error("unreachable");
+    }
+    expect(asked.entry.request.questions[0]?.detail).toBe(`${plan}2. more\n`);
+    page.socket.close();
   });
 
   it("[V10] review_plan returns the approve option, the note and the edited plan as structured content and as text", async () => {

@@ -27,6 +27,7 @@ import {
   SNAPSHOT_LIMITS,
 } from "./logWindow.ts";
 import { readClientFrame } from "./readFrame.ts";
+import { wireEntry } from "./wireEntry.ts";
 
 export interface RouterDeps {
   log: SessionLog;
@@ -388,8 +389,8 @@ function isShortGap(lastSeq: number, afterSeq: number): boolean {
 
 function windowFields(window: LogWindow) {
   return {
-    entries: window.entries,
-    ...(window.context.length > 0 ? { context: window.context } : {}),
+    entries: window.entries.map(wireEntry),
+    ...(window.context.length > 0 ? { context: window.context.map(wireEntry) } : {}),
     ...(window.earlier ? { earlier: window.earlier } : {}),
   };
 }
@@ -399,7 +400,8 @@ function nextTurnOfEventLoop(): Promise<void> {
 }
 
 function eventFrame(sessionId: string, stored: StoredEntry): ServerFrame {
-  return { type: "event", sessionId, seq: stored.seq, at: stored.at, entry: stored.entry };
+  const { seq, at, entry } = wireEntry(stored);
+  return { type: "event", sessionId, seq, at, entry };
 }
 
 /** R12: an error frame stays small whatever the frame it answers held. */

@@ -30,7 +30,9 @@ export const ToolCallItem = memo(function ToolCallItem({
         {call ? (
           <>
             <p className="tool-label">{t("tool.input")}</p>
-            <pre className="tool-pre">{formatToolInput(call.input)}</pre>
+            <pre className="tool-pre">
+              {formatToolInput(call.input, (count) => t("tool.clipped", { count }))}
+            </pre>
           </>
         ) : null}
         <p className="tool-label">{t("tool.output")}</p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarizeToolInput } from "./toolSummary.ts";
+import { formatToolInput, summarizeToolInput } from "./toolSummary.ts";
 
 describe("summarizeToolInput", () => {
   it("[W1] prefers the field that says what the tool acts on", () => {
@@ -14,5 +14,20 @@ describe("summarizeToolInput", () => {
     expect(long).toHaveLength(96);
     expect(long.endsWith("…")).toBe(true);
     expect(summarizeToolInput(undefined)).toBe("");
+  });
+
+  it("[W1] a plan the server cut for the wire summarises by its start and shows, expanded, how much is left out", () => {
+    const input = { plan: { clipped: "# Plan: ship it\n\n1. Build", moreChars: 286_011 } };
+    expect(summarizeToolInput(input)).toBe("# Plan: ship it 1. Build");
+    const shown = formatToolInput(input, (count) => `(${count} more characters not shown here)`);
+    expect(JSON.parse(shown)).toEqual({
+      plan: "# Plan: ship it\n\n1. Build… (286011 more characters not shown here)",
+    });
+    // An object that only looks like one in part is shown as it is.
+    expect(JSON.parse(formatToolInput({ clipped: "x", moreChars: 1, extra: true }))).toEqual({
+      clipped: "x",
+      moreChars: 1,
+      extra: true,
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { type ClippedString, isClippedString } from "../../protocol/index.ts";
+
 const SUMMARY_KEYS = [
   "command",
   "file_path",
@@ -24,7 +26,8 @@ export function summarizeToolInput(input: unknown): string {
   if (typeof input !== "object") return oneLine(String(input));
   const record = input as Record<string, unknown>;
   for (const key of SUMMARY_KEYS) {
-    const value = record[key];
+    const found = record[key];
+    const value = isClippedString(found) ? found.clipped : found;
     if (typeof value === "string" && value.trim() !== "") return oneLine(value);
   }
   if (Array.isArray(record.questions)) {
@@ -35,7 +38,22 @@ export function summarizeToolInput(input: unknown): string {
   return oneLine(JSON.stringify(input));
 }
 
-export function formatToolInput(input: unknown): string {
+/**
+ * The input as the transcript shows it expanded. A string the server clipped for the wire
+ * (protocol/wireInput.ts) ends with `clippedNote`, which says how much is left out.
+ */
+export function formatToolInput(
+  input: unknown,
+  clippedNote: (moreChars: number) => string = String,
+): string {
+  const shown = (clip: ClippedString) => `${clip.clipped}… ${clippedNote(clip.moreChars)}`;
   if (typeof input === "string") return input;
-  return JSON.stringify(input, null, 2) ?? "";
+  if (isClippedString(input)) return shown(input);
+  return (
+    JSON.stringify(
+      input,
+      (_key, value: unknown) => (isClippedString(value) ? shown(value) : value),
+      2,
+    ) ?? ""
+  );
 }
