@@ -87,7 +87,12 @@ export class ClientSet {
   }
 
   toSubscribers(sessionId: string, frame: ServerFrame): void {
-    for (const client of this.clients) if (client.subscriptions.has(sessionId)) client.send(frame);
+    let text: string | undefined;
+    for (const client of this.clients) {
+      if (!client.subscriptions.has(sessionId)) continue;
+      text ??= JSON.stringify(frame);
+      client.sendText(text);
+    }
   }
 
   /** W15: nobody follows a deleted session any more. */
