@@ -1,13 +1,11 @@
 import type { Database } from "better-sqlite3";
-import { DEFAULT_SETTINGS, queuePositions, type ServerFrame } from "../../protocol/index.ts";
+import { queuePositions, type ServerFrame } from "../../protocol/index.ts";
 import { FakeClock } from "../interactions/fakeClock.ts";
-import { createInteractionRegistry } from "../interactions/registry.ts";
 import {
   colourQuestion,
-  DEADLINE_MS,
   flush,
-  GRACE_MS,
   planReviewQuestion,
+  registryOnLog,
 } from "../interactions/registryHarness.ts";
 import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
@@ -24,21 +22,14 @@ describe("inbox feed", () => {
   let log: SessionLog;
   let feed: InboxFeed;
   let changes: Changed[];
-  let registry: ReturnType<typeof createInteractionRegistry>;
+  let registry: ReturnType<typeof registryOnLog>;
 
   beforeEach(() => {
     dir = tempDir();
     db = openDatabase(`${dir.path}/plangate.db`);
     clock = new FakeClock();
     log = new SessionLog(db, clock);
-    let nextId = 0;
-    registry = createInteractionRegistry({
-      append: (sessionId, entry) => log.append(sessionId, entry),
-      clock,
-      settings: () => DEFAULT_SETTINGS,
-      timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
-      newId: () => `int_${++nextId}`,
-    });
+    registry = registryOnLog(log, clock);
     feed = new InboxFeed({ log, interactions: registry });
     changes = [];
     feed.onChange((frame) => {

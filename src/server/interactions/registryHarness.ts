@@ -6,12 +6,25 @@ import {
   type Settings,
   type StoredEntry,
 } from "../../protocol/index.ts";
+import type { SessionLog } from "../store/sessionLog.ts";
 import type { AskOutcome } from "../tools/contract.ts";
 import { FakeClock } from "./fakeClock.ts";
 import type { InteractionRegistry, PermissionOutcome } from "./port.ts";
 import { createInteractionRegistry } from "./registry.ts";
 
 // Test helpers for the registry: sample questions and an in-memory session log.
+
+/** The registry on a real session log, as the server wires it, with the harness's timings. */
+export function registryOnLog(log: SessionLog, clock: FakeClock) {
+  let nextId = 0;
+  return createInteractionRegistry({
+    append: (sessionId, entry) => log.append(sessionId, entry),
+    clock,
+    settings: () => DEFAULT_SETTINGS,
+    timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
+    newId: () => `int_${++nextId}`,
+  });
+}
 
 export const GRACE_MS = 1_000;
 export const DEADLINE_MS = 5_000;

@@ -1,9 +1,8 @@
 import type { Database } from "better-sqlite3";
-import { DEFAULT_SETTINGS, type InboxItem } from "../../protocol/index.ts";
+import type { InboxItem } from "../../protocol/index.ts";
 import { InboxFeed } from "../inbox/inboxFeed.ts";
 import { FakeClock } from "../interactions/fakeClock.ts";
-import { createInteractionRegistry } from "../interactions/registry.ts";
-import { colourQuestion, DEADLINE_MS, flush, GRACE_MS } from "../interactions/registryHarness.ts";
+import { colourQuestion, flush, GRACE_MS, registryOnLog } from "../interactions/registryHarness.ts";
 import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { tempDir } from "../testing/helpers.ts";
@@ -14,7 +13,7 @@ describe("countdown pushes", () => {
   let db: Database;
   let clock: FakeClock;
   let feed: InboxFeed;
-  let registry: ReturnType<typeof createInteractionRegistry>;
+  let registry: ReturnType<typeof registryOnLog>;
   let pushes: CountdownPushes;
   let announced: InboxItem[];
 
@@ -29,14 +28,7 @@ describe("countdown pushes", () => {
       model: "scripted/demo",
       mode: { permissionMode: "build", planEnabled: false },
     });
-    let nextId = 0;
-    registry = createInteractionRegistry({
-      append: (sessionId, entry) => log.append(sessionId, entry),
-      clock,
-      settings: () => DEFAULT_SETTINGS,
-      timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
-      newId: () => `int_${++nextId}`,
-    });
+    registry = registryOnLog(log, clock);
     feed = new InboxFeed({ log, interactions: registry });
     announced = [];
     pushes = new CountdownPushes({
