@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import { clipLongStrings, isClippedString, WIRE_INPUT_CHARS } from "./wireInput.ts";
 
 describe("a tool call's input on the wire", () => {
