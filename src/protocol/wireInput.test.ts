@@ -24,4 +24,14 @@ describe("a tool call's input on the wire", () => {
     const small = { command: "npm test", args: ["-w", "x".repeat(WIRE_INPUT_CHARS)] };
     expect(clipLongStrings(small)).toBe(small);
   });
+
+  it("[R2] an input nested deeper than any tool's walks no further, so a hostile one cannot overflow the stack", () => {
+    let nested: unknown = "x".repeat(WIRE_INPUT_CHARS + 1);
+    for (let level = 0; level < 100_000; level++) nested = [nested];
+    expect(clipLongStrings(nested)).toBe(nested);
+    const shallow = { a: [{ b: "y".repeat(WIRE_INPUT_CHARS + 1) }] };
+    expect(clipLongStrings(shallow)).toEqual({
+      a: [{ b: { clipped: "y".repeat(WIRE_INPUT_CHARS), moreChars: 1 } }],
+    });
+  });
 });

@@ -21,17 +21,21 @@ export function isClippedString(value: unknown): value is ClippedString {
   );
 }
 
+/** Deeper than this, an input is sent as it is: a hostile one cannot make the walk overflow. */
+const MAX_DEPTH = 64;
+
 /** The value with each long string clipped; the value itself when none is long. */
-export function clipLongStrings(value: unknown): unknown {
+export function clipLongStrings(value: unknown, depth = 0): unknown {
   if (typeof value === "string") {
     return value.length > WIRE_INPUT_CHARS
       ? { clipped: value.slice(0, WIRE_INPUT_CHARS), moreChars: value.length - WIRE_INPUT_CHARS }
       : value;
   }
+  if (depth >= MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (const [index, item] of value.entries()) {
-      const clipped = clipLongStrings(item);
+      const clipped = clipLongStrings(item, depth + 1);
       if (clipped === item) continue;
       copy ??= [...value];
       copy[index] = clipped;
@@ -41,7 +45,7 @@ export function clipLongStrings(value: unknown): unknown {
   if (typeof value === "object" && value !== null) {
     let copy: Record<string, unknown> | undefined;
     for (const [key, item] of Object.entries(value)) {
-      const clipped = clipLongStrings(item);
+      const clipped = clipLongStrings(item, depth + 1);
       if (clipped === item) continue;
       copy ??= { ...value };
       copy[key] = clipped;
