@@ -116,6 +116,34 @@ test("[U1][U4] three sessions and an MCP agent wait; the inbox lists all four ol
   }
 });
 
+test("[U1][X3] a pick made in the session's own tab is on the card another tab opens from its inbox", async ({
+  page,
+  server,
+  context,
+}) => {
+  const { client } = await TestClient.greeted(wsUrl(server), { Origin: server.origin });
+  try {
+    await sessionWaiting(client, "Button colour", "Ask me a question");
+    // Opened on the inbox, this tab follows no session: the pick reaches it as an inbox update.
+    await new ShellPage(page).open(`${server.url}#/inbox`);
+    const item = page.getByTestId("inbox-item").first();
+    await expect(item).toContainText(COLOUR);
+
+    const sessionTab = await context.newPage();
+    await new ShellPage(sessionTab).open(server.url);
+    await sessionTab.getByTestId("session-item").filter({ hasText: "Button colour" }).click();
+    const card = sessionTab.getByRole("region", { name: "Questions from the agent" });
+    await card.getByRole("radio", { name: /Red/ }).check();
+    await expect(card.getByRole("timer")).toHaveText("Paused");
+
+    await item.getByRole("button").first().click();
+    await expect(item.getByRole("radio", { name: /Red/ })).toBeChecked();
+    await sessionTab.close();
+  } finally {
+    client.socket.close();
+  }
+});
+
 // Goldens: regenerate with `npx playwright test e2e/inbox.spec.ts --update-snapshots`.
 // Long grace and deadline keep countdown chips out of the picture.
 const STILL = ["--no-build", "--grace-ms", "3600000", "--deadline-ms", "3600000"];
