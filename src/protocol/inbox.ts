@@ -57,6 +57,16 @@ export function inboxUpdateOf({
   return update;
 }
 
+/** The item again, from its update and the request a client holds. */
+export function inboxItemOf(
+  request: InteractionRequest,
+  { countdown, draft, queueOrder }: InboxItemUpdate,
+): InboxItem {
+  return draft === undefined
+    ? { request, countdown, queueOrder }
+    : { request, countdown, queueOrder, draft };
+}
+
 /** U1: every pending interaction, sent right after `welcome`. */
 export const InboxSnapshotFrame = z.strictObject({
   type: z.literal("inbox.snapshot"),

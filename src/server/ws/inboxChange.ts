@@ -15,20 +15,16 @@ export class InboxChangeVariants {
   constructor(private readonly frame: Changed) {}
 
   for(follows: ReadonlySet<string>): Changed {
-    const { upserted } = this.frame;
-    const slim: number[] = [];
-    for (const [index, item] of upserted.entries()) {
-      if (follows.has(item.request.sessionId)) slim.push(index);
-    }
+    const slim = this.frame.upserted.filter((item) => follows.has(item.request.sessionId));
     if (slim.length === 0) return this.frame;
-    const key = slim.join(",");
+    const key = slim.map((item) => item.request.interactionId).join(",");
     let variant = this.variants.get(key);
     if (variant === undefined) {
-      const arrived = slim.map((index) => inboxUpdateOf(upserted[index]!));
+      const slimmed = new Set(slim);
       variant = {
         ...this.frame,
-        upserted: upserted.filter((item) => !follows.has(item.request.sessionId)),
-        arrived,
+        upserted: this.frame.upserted.filter((item) => !slimmed.has(item)),
+        arrived: slim.map(inboxUpdateOf),
       };
       this.variants.set(key, variant);
     }

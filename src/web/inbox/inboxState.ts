@@ -1,6 +1,7 @@
 import {
   type InboxItem,
   type InteractionRequest,
+  inboxItemOf,
   inboxOrder,
   type ServerFrame,
 } from "../../protocol/index.ts";
@@ -26,24 +27,15 @@ export function applyInboxFrame(
   const next = { ...inbox };
   for (const id of frame.removed) delete next[id];
   for (const item of frame.upserted) next[item.request.interactionId] = item;
-  for (const { interactionId, sessionId, countdown, draft, queueOrder } of frame.arrived ?? []) {
-    const request = heldRequest(sessionId, interactionId);
+  for (const update of frame.arrived ?? []) {
+    const request = heldRequest(update.sessionId, update.interactionId);
     // Never absent: the server sends `arrived` only to a page that follows the session.
-    if (request === undefined) continue;
-    next[interactionId] =
-      draft === undefined
-        ? { request, countdown, queueOrder }
-        : { request, countdown, queueOrder, draft };
+    if (request !== undefined) next[update.interactionId] = inboxItemOf(request, update);
   }
-  for (const { interactionId, countdown, draft, queueOrder } of frame.updated) {
-    const held = next[interactionId];
+  for (const update of frame.updated) {
+    const held = next[update.interactionId];
     // Never absent: an update follows the snapshot or frame that brought its item.
-    if (held === undefined) continue;
-    const { draft: _previous, ...item } = held;
-    next[interactionId] =
-      draft === undefined
-        ? { ...item, countdown, queueOrder }
-        : { ...item, countdown, queueOrder, draft };
+    if (held !== undefined) next[update.interactionId] = inboxItemOf(held.request, update);
   }
   return next;
 }
