@@ -1,4 +1,5 @@
 import type { WebData } from "../store/types.ts";
+import { whenIdle } from "./whenIdle.ts";
 
 interface Store {
   getState(): WebData;
@@ -25,14 +26,11 @@ export function afterFirstScreen(store: Store, then: () => void): void {
     done = true;
     unsubscribe();
     clearTimeout(timer);
-    const whenIdle = () => {
-      if ("requestIdleCallback" in window) window.requestIdleCallback(then, { timeout: 1000 });
-      else setTimeout(then, 0);
-    };
+    const afterPaint = () => whenIdle(then, 1000);
     // The next frame paints what the store just rendered; the idle time after it is ours. A
     // hidden tab paints nothing and runs no frame until shown (W4 must work there): go on.
-    if (document.visibilityState === "hidden") whenIdle();
-    else requestAnimationFrame(whenIdle);
+    if (document.visibilityState === "hidden") afterPaint();
+    else requestAnimationFrame(afterPaint);
   };
   const unsubscribe = store.subscribe((state) => {
     if (firstScreenShown(state)) idle();

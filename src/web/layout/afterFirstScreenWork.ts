@@ -6,6 +6,10 @@ import { prefetchReviewPage } from "../questions/GenericQuestionFlow.tsx";
 import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
 import { prefetchInboxPage, prefetchSettingsPage } from "./lazyPages.ts";
 import { warmFonts } from "./warmFonts.ts";
+import { oneAtATimeWhenIdle } from "./whenIdle.ts";
+
+/** A page's code comes within this even on a page that is never idle. */
+const PAGE_IDLE_TIMEOUT_MS = 3000;
 
 /**
  * What main.tsx starts once the first screen is painted. Its own chunk: nothing before the first
@@ -14,15 +18,18 @@ import { warmFonts } from "./warmFonts.ts";
  * later plan card or page finds its code in place; a failed fetch is retried on first use.
  */
 export function afterFirstScreenWork(i18nReady: Promise<Translator>): void {
-  // The pages wait for the plan card's code: a first plan card may be waiting for it.
-  prefetchPlanReview()
-    .catch(() => {})
-    .finally(() => {
-      prefetchSettingsPage().catch(() => {});
-      prefetchInboxPage().catch(() => {});
-      prefetchReviewPage().catch(() => {});
-      prefetchSessionCompletion().catch(() => {});
-    });
+  // The plan card's code first (a first plan card may be waiting for it), then the pages one by
+  // one in idle time, not beside a plan card being drawn.
+  oneAtATimeWhenIdle(
+    [
+      prefetchPlanReview,
+      prefetchSettingsPage,
+      prefetchInboxPage,
+      prefetchReviewPage,
+      prefetchSessionCompletion,
+    ],
+    PAGE_IDLE_TIMEOUT_MS,
+  );
   warmFonts();
   // The pages' copy too, so opening one right away shows it without a wait.
   void i18nReady.then((instance) => instance.loadNamespaces([...PAGE_NAMESPACES]));

@@ -1,3 +1,5 @@
+import { whenIdle } from "./whenIdle.ts";
+
 // The first text laid out in a new font strike (family, size, weight, style) waits on a
 // blocking call to the browser process for that font's render settings (on Linux:
 // WebSandboxSupportLinux::GetWebFontRenderStyleForStrike). A first plan card uses a dozen
@@ -13,12 +15,8 @@ const FACES: [weight: string, style: string][] = [
   ["700", "normal"],
   ["400", "italic"],
 ];
-const PER_STEP = 10;
-
-const whenIdle = (then: () => void) => {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(then, { timeout: 2000 });
-  else setTimeout(then, 0);
-};
+const PER_STEP = 3;
+const IDLE_TIMEOUT_MS = 2000;
 
 /** Lays out a hidden sample of every strike the cards use, over several idle callbacks. */
 export function warmFonts(): void {
@@ -44,8 +42,8 @@ export function warmFonts(): void {
     }
     // Laid out now, in this idle callback: that is what fetches the strikes' settings.
     host.getBoundingClientRect();
-    if (next < strikes.length) whenIdle(step);
+    if (next < strikes.length) whenIdle(step, IDLE_TIMEOUT_MS);
     else host.remove();
   };
-  whenIdle(step);
+  whenIdle(step, IDLE_TIMEOUT_MS);
 }
