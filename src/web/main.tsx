@@ -12,6 +12,7 @@ import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n/language.ts";
 import { loadMessages } from "./i18n/resources.ts";
 import { TranslationProvider } from "./i18n/useTranslation.tsx";
 import { afterFirstScreen } from "./layout/afterFirstScreen.ts";
+import { prefetchPlanReview } from "./questions/LazyPlanReviewPanel.tsx";
 import { cachedTheme } from "./settings/theme.ts";
 import { resumePoints } from "./store/applyServerFrame.ts";
 import { appStore } from "./store/store.ts";
@@ -71,8 +72,10 @@ void i18nReady.then((translator) => {
 });
 // Lazy chunks come after the first screen and its card are painted (bench/bundle.ts counts
 // what comes before); so does the code that fetches them. A failed fetch leaves each lazy part
-// to load on first use.
+// to load on first use. The plan card's code first, not behind that work's own chunk: a plan
+// that lands soon after the page opens waits for it.
 afterFirstScreen(appStore, () => {
+  prefetchPlanReview().catch(() => {});
   import("./layout/afterFirstScreenWork.ts").then(
     (work) => work.afterFirstScreenWork(i18nReady),
     () => {},
@@ -80,5 +83,5 @@ afterFirstScreen(appStore, () => {
 });
 // The markdown chunk is not fetched before the first screen: the first Markdown that mounts
 // loads it, so a first card without markdown costs none of it (bench/bundle.ts counts what comes
-// before it); afterFirstScreenWork fetches it after, with the plan card's code.
+// before it); it comes after, with the plan card's code.
 connection.start();

@@ -3,7 +3,6 @@ import { PAGE_NAMESPACES } from "../i18n/resources.ts";
 import type { Translator } from "../i18n/translator.ts";
 import { registerServiceWorker } from "../pwa/registerServiceWorker.ts";
 import { prefetchReviewPage } from "../questions/GenericQuestionFlow.tsx";
-import { prefetchPlanReview } from "../questions/LazyPlanReviewPanel.tsx";
 import { prefetchInboxPage, prefetchSettingsPage } from "./lazyPages.ts";
 import { warmFonts } from "./warmFonts.ts";
 import { oneAtATimeWhenIdle } from "./whenIdle.ts";
@@ -13,21 +12,15 @@ const PAGE_IDLE_TIMEOUT_MS = 3000;
 
 /**
  * What main.tsx starts once the first screen is painted. Its own chunk: nothing before the first
- * card runs it (issue 15). Fetches the lazy pages, the plan-review card's code with the markdown
- * chunk, and the parts a user reaches right after (W10's review page, M4's session list), so a
- * later plan card or page finds its code in place; a failed fetch is retried on first use.
+ * card runs it (issue 15). Fetches the lazy pages and the parts a user reaches right after
+ * (W10's review page, M4's session list), so a page opened later finds its code in place; a
+ * failed fetch is retried on first use.
  */
 export function afterFirstScreenWork(i18nReady: Promise<Translator>): void {
-  // The plan card's code first (a first plan card may be waiting for it), then the pages one by
-  // one in idle time, not beside a plan card being drawn.
+  // The pages one by one in idle time, not all beside a plan card being drawn (main.tsx has
+  // started the plan card's code already).
   oneAtATimeWhenIdle(
-    [
-      prefetchPlanReview,
-      prefetchSettingsPage,
-      prefetchInboxPage,
-      prefetchReviewPage,
-      prefetchSessionCompletion,
-    ],
+    [prefetchSettingsPage, prefetchInboxPage, prefetchReviewPage, prefetchSessionCompletion],
     PAGE_IDLE_TIMEOUT_MS,
   );
   warmFonts();
