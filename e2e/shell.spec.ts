@@ -28,3 +28,25 @@ test("[R1] the page and the WebSocket are refused without the token", async ({ p
   const wrong = await page.goto(`${server.origin}/?token=wrong`);
   expect(wrong?.status()).toBe(403);
 });
+
+test("[W1][I5] once the first screen is up, the plan card's code is fetched at once, not behind the page's other deferred code", async ({
+  page,
+  server,
+}) => {
+  // Held: the chunk with the rest of the after-first-screen work (pages, fonts, the worker).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/afterFirstScreenWork-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const planCode = page.waitForRequest(/\/assets\/PlanReviewPanel-[^/]+\.js$/, {
+    timeout: 10_000,
+  });
+  await new ShellPage(page).open(server.url);
+  // A plan that lands just after the page opens waits only for its own card's code.
+  await planCode;
+  release();
+});
