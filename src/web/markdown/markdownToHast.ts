@@ -117,6 +117,9 @@ function inline(tokens: Token[]): Child[] {
       case "s_close":
         stack.pop();
         break;
+      case "footnote_ref":
+        push(top(), footnoteReference(token));
+        break;
       case "image": {
         const image = element("img");
         image.properties.src = defaultUrlTransform(attr(token, "src") ?? "");
@@ -129,6 +132,45 @@ function inline(tokens: Token[]): Child[] {
     }
   }
   return stack[0] as Child[];
+}
+
+// GFM footnotes as remark-rehype writes them: numbered by first reference, ids under the
+// `user-content-` prefix react-markdown's sanitising uses, the notes in a section at the end.
+const FOOTNOTE_PREFIX = "user-content-";
+const footnoteId = (label: string) => parser.normalizeLink(String(label).toLowerCase());
+/** `-2`, `-3`… for a note's second and later references. */
+const repeat = (subId: number) => (subId > 0 ? `-${subId + 1}` : "");
+
+function footnoteReference(token: Token): Element {
+  const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
+  const safe = footnoteId(label);
+  const link = element(
+    "a",
+    {
+      href: `#${FOOTNOTE_PREFIX}fn-${safe}`,
+      id: `${FOOTNOTE_PREFIX}fnref-${safe}${repeat(subId)}`,
+      dataFootnoteRef: true,
+      ariaDescribedBy: ["footnote-label"],
+    },
+    [text(String(id + 1))],
+  );
+  return element("sup", {}, [link]);
+}
+
+function footnoteBackReference(token: Token): Element {
+  const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
+  const children: Child[] = [text("↩")];
+  if (subId > 0) children.push(element("sup", {}, [text(String(subId + 1))]));
+  return element(
+    "a",
+    {
+      href: `#${FOOTNOTE_PREFIX}fnref-${footnoteId(label)}${repeat(subId)}`,
+      dataFootnoteBackref: "",
+      ariaLabel: `Back to reference ${id + 1}${repeat(subId)}`,
+      className: ["data-footnote-backref"],
+    },
+    children,
+  );
 }
 
 function codeBlock(token: Token): Element {
@@ -229,7 +271,13 @@ export function markdownToHast(markdown: string, definitions = ""): Root {
       else if (token.type === "fence" || token.type === "code_block") {
         frame.children.push(codeBlock(token));
       } else if (token.type === "hr") frame.children.push(element("hr"));
-      else if (token.type === "html_block") {
+      else if (token.type === "footnote_anchor") {
+        // In the note's last paragraph after a space; between two of a note's anchors, a space.
+        const inParagraph = frame.token?.type === "paragraph_open";
+        if (inParagraph || (token.meta as { subId: number }).subId > 0)
+          push(frame.children, text(" "));
+        push(frame.children, footnoteBackReference(token));
+      } else if (token.type === "html_block") {
         frame.children.push(text(token.content.replace(/\n$/, "")));
       }
       continue;
@@ -268,6 +316,27 @@ export function markdownToHast(markdown: string, definitions = ""): Root {
       case "td_close":
         parent.push(cell(open, frame.children));
         break;
+      case "footnote_close": {
+        const label = (open.meta as { label: string }).label;
+        const id = `${FOOTNOTE_PREFIX}fn-${footnoteId(label)}`;
+        parent.push(element("li", { id }, wrap(frame.children, true)));
+        break;
+      }
+      case "footnote_block_close": {
+        const heading = element("h2", { className: ["sr-only"], id: "footnote-label" }, [
+          text("Footnotes"),
+        ]);
+        const list = element("ol", {}, wrap(frame.children, true));
+        parent.push(
+          element("section", { dataFootnotes: true, className: ["footnotes"] }, [
+            heading,
+            text("\n"),
+            list,
+            text("\n"),
+          ]),
+        );
+        break;
+      }
       case "blockquote_close":
       case "table_close":
       case "thead_close":

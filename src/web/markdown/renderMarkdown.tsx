@@ -1,5 +1,5 @@
 import { toJsxRuntime } from "hast-util-to-jsx-runtime";
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
 import { markdownToHast } from "./markdownToHast.ts";
@@ -7,10 +7,30 @@ import { markdownToHast } from "./markdownToHast.ts";
 /** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
 const REMOTE_URL = /^(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
 
+/**
+ * A link within the text (a footnote, its way back) scrolls to its target in the same text: the
+ * page's hash holds its route, so following the link itself would leave the session.
+ */
+function scrollWithinText(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  const link = event.currentTarget;
+  const id = decodeURIComponent((link.getAttribute("href") ?? "").slice(1));
+  const root = link.closest(".markdown") ?? link.ownerDocument;
+  const target = [...root.querySelectorAll("[id]")].find((element) => element.id === id);
+  target?.scrollIntoView({ block: "nearest" });
+}
+
 export const components: Components = {
   a({ node: _node, href, children, ...rest }) {
     // The default urlTransform blanks unsafe URLs (javascript:, data:…); show those as text.
     if (!href) return <span className="md-unsafe-link">{children}</span>;
+    if (href.startsWith("#")) {
+      return (
+        <a {...rest} href={href} onClick={scrollWithinText}>
+          {children}
+        </a>
+      );
+    }
     return (
       <a {...rest} href={href} target="_blank" rel="noopener noreferrer">
         {children}

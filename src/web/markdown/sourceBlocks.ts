@@ -28,7 +28,11 @@ export function sourceBlocks(text: string): SourceBlock[] {
     blocks.push(block);
     return block;
   };
+  // GFM footnotes are listed at the end, away from where they are written: not commentable.
+  let inFootnotes = false;
   for (const token of markdownItParser.parse(text, {})) {
+    if (token.type === "footnote_block_open") inFootnotes = true;
+    if (inFootnotes) continue;
     switch (token.type) {
       case "heading_open":
         add("heading", token.map);

@@ -64,16 +64,20 @@ describe("markdown parity with remark-gfm (R5)", () => {
     "literal ends at <": "https://example.com/a<b",
     email: "Mail a.b-c@example.co.uk, now.",
     "no literal": "README.md and src/a.ts",
+    footnote: "A note.[^1]\n\n[^1]: The note.\n",
+    "footnotes numbered by first reference, one referenced twice, one with two paragraphs":
+      "Two[^b] refs[^a] and again[^b].\n\n[^a]: Alpha.\n[^b]: Beta\n    continued.\n\n    Second para.\n",
+    "footnote without a definition stays text": "Missing[^x].\n",
+    "footnote defined but never referenced is left out": "Unused.\n\n[^u]: Never referenced.\n",
+    "footnote label matched ignoring case": "Case[^A].\n\n[^a]: Folded.\n",
+    "footnote that ends in a list or code":
+      "L[^l] and C[^c][^c].\n\n[^l]:\n    - one\n    - two\n\n[^c]: Text\n\n        code\n",
   };
   /** GFM cases that still differ, with why; each must still differ, so this list stays true. */
   const gfmKnown: Record<string, [markdown: string, why: string]> = {
     "literal with an entity at its end": [
       "https://example.com/q&amp;",
       "GFM leaves a trailing entity reference out of a bare link; linkify-it keeps it in",
-    ],
-    footnotes: [
-      "A note.[^1]\n\n[^1]: The note.\n",
-      "footnotes are not parsed by the fast path yet; they show as literal text",
     ],
   };
   for (const [name, [markdown, why]] of Object.entries(gfmKnown)) {
@@ -116,6 +120,12 @@ describe("the split path (R5, W1)", () => {
     expect(pieces(text)).toHaveLength(2);
     expect(split(text)).toContain('href="https://e.com/docs"');
     expect(normalise(split(text))).toBe(normalise(reference(text)));
+  });
+
+  it("[R5] a long text with footnotes numbers them across its sections and lists them at its end", () => {
+    const text = `# A\n\nFirst[^late] claim.\n\n${long(300, (i) => `- step ${i} of a long plan`)}\n\n# B\n\nSecond[^early] and first again[^late].\n\n[^early]: Defined first.\n[^late]: Defined last.\n`;
+    expect(normalise(split(text))).toBe(normalise(reference(text)));
+    expect(split(text)).toContain('href="#user-content-fn-late"');
   });
 
   it("[R5] a fence opened on a list-item line keeps its # comments as code", () => {

@@ -42,6 +42,12 @@ function content(line: string): { text: string; top: boolean } {
 /** A line that may be a top-level link reference definition (DEFINITION, on any line). */
 const MAY_DEFINE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:/m;
 
+/**
+ * A GFM footnote definition. Notes are numbered in the order of their first reference across
+ * the whole text and listed at its end, so a text that has one is rendered as one piece.
+ */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\s]+\]:/m;
+
 /** Pieces split on demand (see `splitMarkdown`), so a long text's first screen splits only its start. */
 export interface LazySplit {
   /** The pieces split so far; grows as `has` asks for more. */
@@ -60,8 +66,12 @@ export interface LazySplit {
  * a top-level code block (closed and reopened with the same fence), and before a paragraph
  * that follows a blank line. Link reference definitions are collected for every piece: a text
  * that may hold one is split whole at once, so a piece never misses one defined further down.
+ * A text with a footnote definition is one piece (FOOTNOTE_DEFINITION).
  */
 export function splitLazily(text: string): LazySplit {
+  if (text.includes("[^") && FOOTNOTE_DEFINITION.test(text)) {
+    return { blocks: [text], definitions: "", has: (index) => index < 1 };
+  }
   const blocks: string[] = [];
   const definitions: string[] = [];
   let current: string[] = [];

@@ -52,6 +52,19 @@ describe("rendered blocks", () => {
     expect(codeBlock?.text).toBe(code.join(" "));
   });
 
+  it("[V1][V2] a plan with footnotes pairs its blocks with their lines; the footnotes' list at the end is not a block", async () => {
+    const plan =
+      "# Plan\n\nCache the lookups[^ttl].\n\n- keep them\n\n[^ttl]: Five minutes.\n\nDone.\n";
+    const { container } = render(<MarkdownRenderer text={plan} />);
+    await waitFor(() => expect(container.querySelector("section.footnotes")).not.toBeNull());
+    const blocks = readDomBlocks(container);
+    const source = sourceBlocks(plan);
+    expect(blocks.map((b) => b.kind)).toEqual(["heading", "paragraph", "item", "paragraph"]);
+    expect(source.map((b) => b.kind)).toEqual(blocks.map((b) => b.kind));
+    const lines = linesOfBlocks(blocks, source);
+    expect(plan.split("\n")[(lines[3]?.start ?? 0) - 1]).toBe("Done.");
+  });
+
   it("[V1] a long plan's blocks are read over several tasks into the same blocks, and a cancelled read never reports", async () => {
     const { container } = render(<MarkdownRenderer text={PLAN} />);
     await waitFor(() => expect(container.textContent).toContain("Done."));

@@ -110,6 +110,8 @@ function* readingDomBlocks(root: Element): Generator<void, DomBlock[]> {
   for (const element of root.querySelectorAll<HTMLElement>(SELECTOR)) {
     yield;
     if (element.tagName === "P" && element.closest("li") !== null) continue;
+    // The footnotes' list at the end is built, not written where it shows (sourceBlocks skips it).
+    if (element.closest("section.footnotes") !== null) continue;
     const kind = kindOf(element);
     if (kind === "row" && element.parentElement?.tagName === "THEAD") {
       const table = element.closest(".md-table-scroll");
