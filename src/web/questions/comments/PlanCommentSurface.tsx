@@ -349,6 +349,8 @@ export function PlanCommentSurface({
   function onClick(event: React.MouseEvent) {
     const picked = window.getSelection();
     if (picked !== null && !picked.isCollapsed) return;
+    // A click on a link (a source, a footnote) is for the link, not for picking its block.
+    if ((event.target as Element).closest?.("a[href]")) return;
     const index = blockOf(event.target as Node, owners);
     if (index >= 0) {
       setActive(index);

@@ -105,6 +105,18 @@ describe("plan comments (V1–V3)", () => {
     expect(screen.queryByRole("textbox", { name: /Your comment on/ })).not.toBeInTheDocument();
   });
 
+  it("[V1][R5] a click on a link in the plan follows the link and leaves the block unmarked; a click beside it marks the block", async () => {
+    const detail = `${PLAN}\n\nKeep each price five minutes[^ttl].\n\n[^ttl]: The API allows it.\n`;
+    Element.prototype.scrollIntoView = () => {};
+    const { user } = setup({}, "en", detail);
+    await blocksReady();
+    const note = within(region()).getByText("Keep each price five minutes", { exact: false });
+    await user.click(within(note).getByRole("link", { name: "1" }));
+    expect(note).not.toHaveAttribute("data-qmark");
+    await user.click(note);
+    expect(note).toHaveAttribute("data-qmark", "active");
+  });
+
   it("[V1] keys pressed faster than the page re-renders each move the mark one block", async () => {
     setup();
     await blocksReady();
