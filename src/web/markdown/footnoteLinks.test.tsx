@@ -22,4 +22,25 @@ describe("footnote links (R5)", () => {
     expect(window.location.hash).toBe("#/s/session-1");
     expect(container.querySelector("section.footnotes li")?.textContent).toContain("Five minutes");
   });
+
+  it("[R5] an agent's in-text link with a malformed escape neither throws nor leaves the page", () => {
+    window.location.hash = "#/s/session-1";
+    const { container } = render(
+      <div className="markdown">{renderMarkdown("[jump](#%E0%A4%A) here")}</div>,
+    );
+    const link = container.querySelector("a")!;
+    // Kept as a half UTF-8 sequence (%E0%A4): decoding it throws.
+    expect(() => decodeURIComponent(link.getAttribute("href")!.slice(1))).toThrow(URIError);
+    // React reports an event handler's throw to the window, not to the one who clicked.
+    const reported: unknown[] = [];
+    const onError = (event: ErrorEvent) => {
+      reported.push(event.error);
+      event.preventDefault();
+    };
+    window.addEventListener("error", onError);
+    fireEvent.click(link);
+    window.removeEventListener("error", onError);
+    expect(reported).toEqual([]);
+    expect(window.location.hash).toBe("#/s/session-1");
+  });
 });

@@ -14,7 +14,13 @@ const REMOTE_URL = /^(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
 function scrollWithinText(event: MouseEvent<HTMLAnchorElement>): void {
   event.preventDefault();
   const link = event.currentTarget;
-  const id = decodeURIComponent((link.getAttribute("href") ?? "").slice(1));
+  const fragment = (link.getAttribute("href") ?? "").slice(1);
+  let id = fragment;
+  try {
+    id = decodeURIComponent(fragment);
+  } catch {
+    // A malformed escape in an agent's link: look for the fragment as written.
+  }
   const root = link.closest(".markdown") ?? link.ownerDocument;
   const target = [...root.querySelectorAll("[id]")].find((element) => element.id === id);
   target?.scrollIntoView({ block: "nearest" });
