@@ -2,13 +2,27 @@ import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useS
 import { flushSync } from "react-dom";
 import { useTeardown } from "../layout/teardown.tsx";
 import { PAGE_BLOCKS } from "./blockRuns.ts";
-import { renderMarkdown } from "./renderMarkdown.tsx";
+import { FootnoteLedger, type FootnotesBefore } from "./footnoteLedger.ts";
+import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 
 export { warmUpMarkdown } from "./warmUp.ts";
 
-const Block = memo(function Block({ text, definitions }: { text: string; definitions: string }) {
-  return renderMarkdown(text, definitions);
+const Block = memo(function Block({
+  text,
+  definitions,
+  footnotes,
+}: {
+  text: string;
+  definitions: string;
+  footnotes: FootnotesBefore | undefined;
+}) {
+  return renderMarkdown(text, definitions, footnotes);
+});
+
+/** A text's footnotes, listed once its last piece is shown. */
+const FootnoteList = memo(function FootnoteList({ ledger }: { ledger: FootnoteLedger }) {
+  return <div className="md-block">{renderFootnoteList(ledger)}</div>;
 });
 
 // Blocks are rendered in runs of PAGE_BLOCKS: a step that adds a block re-renders only the last
@@ -22,6 +36,7 @@ const Page = memo(function Page({
   to,
   eager,
   definitions,
+  ledger,
 }: {
   split: LazySplit;
   from: number;
@@ -29,12 +44,17 @@ const Page = memo(function Page({
   /** Blocks before this one are the first screen's: never skipped (markdown.css). */
   eager: number;
   definitions: string;
+  ledger: FootnoteLedger | null;
 }) {
   const blocks: ReactNode[] = [];
   for (let index = from; index < to; index++) {
     blocks.push(
       <div className={index < eager ? "md-block md-block--eager" : "md-block"} key={index}>
-        <Block text={split.blocks[index] ?? ""} definitions={definitions} />
+        <Block
+          text={split.blocks[index] ?? ""}
+          definitions={definitions}
+          footnotes={ledger?.before(index)}
+        />
       </div>,
     );
   }
@@ -109,6 +129,12 @@ function inTasks(
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const split = useMemo(() => splitLazily(text), [text]);
+  // Known once the text is split whole, which a text with definitions is at once.
+  const ledger = useMemo(
+    () =>
+      split.footnoteLabels.size > 0 ? new FootnoteLedger(split.blocks, split.footnoteLabels) : null,
+    [split],
+  );
   // The first screen's blocks: laid out at once, as they show (see markdown.css).
   const eager = useMemo(() => nextEnd(split, 0, FIRST_CHARS), [split]);
   const [shown, setShown] = useState(eager);
@@ -158,8 +184,12 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
         to={Math.min(end, from + PAGE_BLOCKS)}
         eager={eager}
         definitions={definitions}
+        ledger={ledger}
       />,
     );
+  }
+  if (ledger && end === split.blocks.length && !split.has(end)) {
+    pages.push(<FootnoteList key="footnotes" ledger={ledger} />);
   }
   return <div className="markdown">{pages}</div>;
 });

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
-import { fireEvent, render } from "@testing-library/react";
+import { fireEvent, render, waitFor } from "@testing-library/react";
+import MarkdownRenderer from "./MarkdownRenderer.tsx";
 import { renderMarkdown } from "./renderMarkdown.tsx";
+import { splitMarkdown } from "./splitBlocks.ts";
 
 describe("footnote links (R5)", () => {
   const plan = "Cache the lookups[^ttl].\n\n[^ttl]: Five minutes, as the pricing API allows.\n";
@@ -42,5 +44,28 @@ describe("footnote links (R5)", () => {
     window.removeEventListener("error", onError);
     expect(reported).toEqual([]);
     expect(window.location.hash).toBe("#/s/session-1");
+  });
+
+  it("[R5][W1] a long plan with notes is still drawn in pieces; its notes are numbered across them and listed once, after the last", async () => {
+    const steps = Array.from({ length: 300 }, (_, i) => `- step ${i} of the migration`).join("\n");
+    const plan = `# Plan\n\nCache the lookups[^ttl].\n\n${steps}\n\n# Check\n\nMisses[^miss] count, and the TTL[^ttl] holds.\n\n[^ttl]: Five minutes.\n[^miss]: One extra request.\n`;
+    expect(splitMarkdown(plan).blocks.length).toBeGreaterThan(3);
+    const { container } = render(<MarkdownRenderer text={plan} />);
+    await waitFor(() => expect(container.querySelector("section.footnotes")).not.toBeNull());
+    expect(container.querySelectorAll("section.footnotes")).toHaveLength(1);
+    expect(
+      container.lastElementChild?.lastElementChild?.querySelector("section.footnotes"),
+    ).not.toBeNull();
+    const numbers = [...container.querySelectorAll("a[data-footnote-ref]")].map((a) => [
+      a.id,
+      a.textContent,
+    ]);
+    expect(numbers).toEqual([
+      ["user-content-fnref-ttl", "1"],
+      ["user-content-fnref-miss", "2"],
+      ["user-content-fnref-ttl-2", "1"],
+    ]);
+    const notes = [...container.querySelectorAll("section.footnotes li")].map((li) => li.id);
+    expect(notes).toEqual(["user-content-fn-ttl", "user-content-fn-miss"]);
   });
 });

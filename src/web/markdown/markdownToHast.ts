@@ -1,6 +1,8 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
+import type { FootnoteLedger, FootnotesBefore } from "./footnoteLedger.ts";
+import { footnoteEnv } from "./gfmFootnotes.ts";
 import { markdownItParser as parser } from "./markdownParser.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
@@ -249,10 +251,29 @@ function envWith(definitions: string): Env {
 
 /**
  * Converts markdown to the hast tree react-markdown renders (GFM, no raw HTML, safe URLs).
- * `definitions` are the whole document's link reference definitions when this is one piece.
+ * `definitions` are the whole document's link reference definitions when this is one piece;
+ * `footnotes`, the notes its earlier pieces referenced (its own list of notes is then left out).
  */
-export function markdownToHast(markdown: string, definitions = ""): Root {
-  const tokens = parser.parse(markdown, envWith(definitions));
+export function markdownToHast(
+  markdown: string,
+  definitions = "",
+  footnotes?: FootnotesBefore,
+): Root {
+  const env = envWith(definitions);
+  if (footnotes === undefined) return tokensToHast(parser.parse(markdown, env));
+  Object.assign(env, footnoteEnv(footnotes.defined, footnotes.order, footnotes.counts));
+  const tokens = parser.parse(markdown, env);
+  // A piece's own list would hold only the notes seen so far; the text's list comes after the last.
+  const list = tokens.findIndex((token) => token.type === "footnote_block_open");
+  return tokensToHast(list === -1 ? tokens : tokens.slice(0, list));
+}
+
+/** The notes' list of a text rendered in pieces, for after its last piece. */
+export function footnoteListToHast(ledger: FootnoteLedger): Root {
+  return tokensToHast(ledger.listTokens());
+}
+
+function tokensToHast(tokens: Token[]): Root {
   const tight = new WeakSet<Element>();
   const stack: Frame[] = [{ token: null, children: [] }];
   // Items of an open list, kept raw until the list closes and its looseness is known.

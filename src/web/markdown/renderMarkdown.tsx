@@ -1,8 +1,10 @@
+import type { Root } from "hast";
 import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import type { MouseEvent, ReactNode } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
-import { markdownToHast } from "./markdownToHast.ts";
+import type { FootnoteLedger, FootnotesBefore } from "./footnoteLedger.ts";
+import { footnoteListToHast, markdownToHast } from "./markdownToHast.ts";
 
 /** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
 const REMOTE_URL = /^(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
@@ -78,11 +80,31 @@ const CACHE_CHARS = 2_000_000;
 const cache = new Map<string, ReactNode>();
 let cachedChars = 0;
 
+const toElements = (tree: Root): ReactNode =>
+  toJsxRuntime(tree, {
+    Fragment,
+    jsx,
+    jsxs,
+    components,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
+
 /**
  * Markdown as React elements, built the way react-markdown builds them from the same tree.
- * `definitions`: the whole document's link reference definitions, when `text` is one piece.
+ * `definitions`: the whole document's link reference definitions, when `text` is one piece;
+ * `footnotes`: the notes its earlier pieces referenced, when the document has notes.
  */
-export function renderMarkdown(text: string, definitions = ""): ReactNode {
+export function renderMarkdown(
+  text: string,
+  definitions = "",
+  footnotes?: FootnotesBefore,
+): ReactNode {
+  // A piece's footnote numbers depend on the pieces before it, not on its text alone.
+  if (footnotes !== undefined && text.includes("[^")) {
+    return toElements(markdownToHast(text, definitions, footnotes));
+  }
   // Definitions matter only to a piece that can hold a reference link.
   const used = definitions !== "" && text.includes("[") ? definitions : "";
   const key = used === "" ? text : `${used}\u0000${text}`;
@@ -92,15 +114,7 @@ export function renderMarkdown(text: string, definitions = ""): ReactNode {
     cache.set(key, hit);
     return hit;
   }
-  const rendered = toJsxRuntime(markdownToHast(text, used), {
-    Fragment,
-    jsx,
-    jsxs,
-    components,
-    ignoreInvalidStyle: true,
-    passKeys: true,
-    passNode: true,
-  });
+  const rendered = toElements(markdownToHast(text, used));
   cache.set(key, rendered);
   cachedChars += key.length;
   for (const [key] of cache) {
@@ -109,4 +123,9 @@ export function renderMarkdown(text: string, definitions = ""): ReactNode {
     cachedChars -= key.length;
   }
   return rendered;
+}
+
+/** The notes' list of a text rendered in pieces (see FootnoteLedger), after its last piece. */
+export function renderFootnoteList(ledger: FootnoteLedger): ReactNode {
+  return toElements(footnoteListToHast(ledger));
 }

@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { describe, expect, it } from "vitest";
-import { components, renderMarkdown } from "./renderMarkdown.tsx";
+import { FootnoteLedger } from "./footnoteLedger.ts";
+import { components, renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { SOFT_BLOCK_CHARS, splitMarkdown } from "./splitBlocks.ts";
 
 // R5: the fast parser stays at parity with react-markdown + remark-gfm, the reference, on the
@@ -15,12 +16,18 @@ const reference = (text: string) =>
     </ReactMarkdown>,
   );
 const whole = (text: string) => renderToStaticMarkup(<>{renderMarkdown(text)}</>);
-/** As MarkdownRenderer shows it: each piece on its own, with the document's definitions. */
+/**
+ * As MarkdownRenderer shows it: each piece on its own, with the document's definitions and the
+ * notes referenced before it, then the notes' list.
+ */
 const split = (text: string) => {
-  const { blocks, definitions } = splitMarkdown(text);
-  return blocks
-    .map((block) => renderToStaticMarkup(<>{renderMarkdown(block, definitions)}</>))
-    .join("");
+  const { blocks, definitions, footnoteLabels } = splitMarkdown(text);
+  const ledger = footnoteLabels.size > 0 ? new FootnoteLedger(blocks, footnoteLabels) : null;
+  const pieces = blocks.map((block, index) =>
+    renderToStaticMarkup(<>{renderMarkdown(block, definitions, ledger?.before(index))}</>),
+  );
+  if (ledger) pieces.push(renderToStaticMarkup(<>{renderFootnoteList(ledger)}</>));
+  return pieces.join("");
 };
 // Newlines between block elements are not content; a list, table or code block cut into pieces
 // is one again once the seams between its pieces are removed.
@@ -124,6 +131,7 @@ describe("the split path (R5, W1)", () => {
 
   it("[R5] a long text with footnotes numbers them across its sections and lists them at its end", () => {
     const text = `# A\n\nFirst[^late] claim.\n\n${long(300, (i) => `- step ${i} of a long plan`)}\n\n# B\n\nSecond[^early] and first again[^late].\n\n[^early]: Defined first.\n[^late]: Defined last.\n`;
+    expect(pieces(text).length).toBeGreaterThan(3);
     expect(normalise(split(text))).toBe(normalise(reference(text)));
     expect(split(text)).toContain('href="#user-content-fn-late"');
   });

@@ -1,3 +1,5 @@
+import { foldLabel } from "./gfmFootnotes.ts";
+
 // Container prefixes (block quote markers, list markers) in front of a line's own content.
 const CONTAINER = /^ {0,3}(?:>|[-*+](?=\s|$)|\d{1,9}[.)](?=\s|$))\s?/;
 const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
@@ -18,6 +20,8 @@ export interface SplitMarkdown {
   blocks: string[];
   /** Every link reference definition of the text, so a block can use one defined in another. */
   definitions: string;
+  /** The labels of the text's footnote definitions, folded. */
+  footnoteLabels: ReadonlySet<string>;
 }
 
 interface Fence {
@@ -42,11 +46,8 @@ function content(line: string): { text: string; top: boolean } {
 /** A line that may be a top-level link reference definition (DEFINITION, on any line). */
 const MAY_DEFINE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:/m;
 
-/**
- * A GFM footnote definition. Notes are numbered in the order of their first reference across
- * the whole text and listed at its end, so a text that has one is rendered as one piece.
- */
-const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\s]+\]:/m;
+/** A GFM footnote definition's first line; its label is the first group. */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^([^\]\s]+)\]:/;
 
 /** Pieces split on demand (see `splitMarkdown`), so a long text's first screen splits only its start. */
 export interface LazySplit {
@@ -54,6 +55,8 @@ export interface LazySplit {
   readonly blocks: string[];
   /** Every link reference definition of the text, so a piece can use one defined in another. */
   readonly definitions: string;
+  /** The labels of the text's footnote definitions, folded; all of them once the text is split. */
+  readonly footnoteLabels: ReadonlySet<string>;
   /** Splits on until piece `index` exists or the text ends; whether it exists. */
   has(index: number): boolean;
 }
@@ -66,14 +69,12 @@ export interface LazySplit {
  * a top-level code block (closed and reopened with the same fence), and before a paragraph
  * that follows a blank line. Link reference definitions are collected for every piece: a text
  * that may hold one is split whole at once, so a piece never misses one defined further down.
- * A text with a footnote definition is one piece (FOOTNOTE_DEFINITION).
+ * The labels of its footnote definitions are collected the same way (see FootnoteLedger).
  */
 export function splitLazily(text: string): LazySplit {
-  if (text.includes("[^") && FOOTNOTE_DEFINITION.test(text)) {
-    return { blocks: [text], definitions: "", has: (index) => index < 1 };
-  }
   const blocks: string[] = [];
   const definitions: string[] = [];
+  const footnoteLabels = new Set<string>();
   let current: string[] = [];
   let currentChars = 0;
   let fence: Fence | null = null;
@@ -126,6 +127,9 @@ export function splitLazily(text: string): LazySplit {
         top &&
         DEFINITION.test(line) &&
         (previous.trim() === "" || afterDefinition || HEADING.test(previous));
+      // A footnote definition may interrupt a paragraph.
+      const footnote = top ? FOOTNOTE_DEFINITION.exec(line) : null;
+      if (footnote?.[1]) footnoteLabels.add(foldLabel(footnote[1]));
       if (definitionStart) definitions.push(line);
       else if (afterDefinition && !blank && TITLE_LINE.test(line)) definitions.push(line);
       afterDefinition = definitionStart;
@@ -158,6 +162,7 @@ export function splitLazily(text: string): LazySplit {
   let joined = { count: 0, text: "" };
   return {
     blocks,
+    footnoteLabels,
     get definitions() {
       if (joined.count !== definitions.length) {
         joined = { count: definitions.length, text: definitions.join("\n") };
@@ -172,7 +177,11 @@ export function splitLazily(text: string): LazySplit {
 export function splitMarkdown(text: string): SplitMarkdown {
   const split = splitLazily(text);
   split.has(Number.POSITIVE_INFINITY);
-  return { blocks: split.blocks, definitions: split.definitions };
+  return {
+    blocks: split.blocks,
+    definitions: split.definitions,
+    footnoteLabels: split.footnoteLabels,
+  };
 }
 
 /** The pieces alone (see `splitMarkdown`). */
