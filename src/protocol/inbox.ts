@@ -87,6 +87,7 @@ export const InboxChangedFrame = z.strictObject({
   arrived: z.optional(z.array(InboxItemUpdate)),
   removed: z.array(z.string()),
 });
+export type InboxChangedFrame = z.infer<typeof InboxChangedFrame>;
 
 /** U1: oldest first; a session's own queue order breaks ties. */
 export function inboxOrder(a: InboxItem, b: InboxItem): number {

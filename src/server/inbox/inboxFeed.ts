@@ -1,4 +1,5 @@
 import {
+  type InboxChangedFrame,
   type InboxItem,
   inboxOrder,
   inboxUpdateOf,
@@ -9,7 +10,6 @@ import {
 import type { InteractionRegistry } from "../interactions/port.ts";
 
 type InboxFrame = Extract<ServerFrame, { type: "inbox.snapshot" | "inbox.changed" }>;
-type ChangedFrame = Extract<ServerFrame, { type: "inbox.changed" }>;
 
 export interface InboxFeedDeps {
   log: {
@@ -76,7 +76,12 @@ export class InboxFeed {
 
   private flush(): void {
     if (this.dirty.size === 0) return;
-    const frame: ChangedFrame = { type: "inbox.changed", upserted: [], updated: [], removed: [] };
+    const frame: InboxChangedFrame = {
+      type: "inbox.changed",
+      upserted: [],
+      updated: [],
+      removed: [],
+    };
     for (const interactionId of this.dirty) {
       const item = this.deps.interactions.pendingOne(interactionId);
       const old = this.sent.get(interactionId);

@@ -1,7 +1,5 @@
-import type { InboxItem, ServerFrame } from "../../protocol/index.ts";
+import type { InboxChangedFrame, InboxItem } from "../../protocol/index.ts";
 import type { Clock, TimerHandle } from "../clock.ts";
-
-type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
 
 export interface CountdownPushesDeps {
   clock: Clock;
@@ -20,7 +18,7 @@ export class CountdownPushes {
 
   constructor(private readonly deps: CountdownPushesDeps) {}
 
-  onInboxChanged(frame: Changed): void {
+  onInboxChanged(frame: InboxChangedFrame): void {
     for (const id of frame.removed) this.forget(id);
     for (const { request, countdown } of frame.upserted) {
       this.follow(request.sessionId, request.interactionId, countdown);

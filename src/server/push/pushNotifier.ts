@@ -1,8 +1,8 @@
 import {
+  type InboxChangedFrame,
   type InboxItem,
   isDrivenOverMcp,
   mcpClientOf,
-  type ServerFrame,
 } from "../../protocol/index.ts";
 import { fitPayload } from "./pushLimits.ts";
 import type { PushResult } from "./pushSender.ts";
@@ -38,8 +38,6 @@ export interface PushNotifierDeps {
   baseUrl(): string;
 }
 
-type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
-
 function kindOf(item: InboxItem): PushPayload["kind"] {
   const { request } = item;
   if (request.kind === "permission") return "permission";
@@ -68,7 +66,7 @@ export class PushNotifier {
 
   constructor(private readonly deps: PushNotifierDeps) {}
 
-  onInboxChanged(frame: Changed): Promise<void> {
+  onInboxChanged(frame: InboxChangedFrame): Promise<void> {
     const sends: Promise<void>[] = [];
     for (const id of frame.removed) {
       this.announced.delete(`${id}#arrived`);

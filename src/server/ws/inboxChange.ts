@@ -1,6 +1,4 @@
-import { inboxUpdateOf, type ServerFrame } from "../../protocol/index.ts";
-
-type Changed = Extract<ServerFrame, { type: "inbox.changed" }>;
+import { type InboxChangedFrame as Changed, inboxUpdateOf } from "../../protocol/index.ts";
 
 /**
  * U1: one inbox change as each client gets it. A new item of a session the client follows
