@@ -2,7 +2,8 @@ import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useS
 import { flushSync } from "react-dom";
 import { useTeardown } from "../layout/teardown.tsx";
 import { PAGE_BLOCKS } from "./blockRuns.ts";
-import { FootnoteLedger, type FootnotesBefore } from "./footnoteLedger.ts";
+import { FootnoteLedger } from "./footnoteLedger.ts";
+import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 

@@ -1,16 +1,6 @@
 import type { Token } from "markdown-it";
-import { foldLabel, footnoteEnv } from "./gfmFootnotes.ts";
+import { type FootnotesBefore, foldLabel, footnoteEnv } from "./gfmFootnotes.ts";
 import { markdownItParser as parser } from "./markdownParser.ts";
-
-/** What one piece needs to number its footnote references as the whole text numbers them. */
-export interface FootnotesBefore {
-  /** Every label the text defines, folded. */
-  defined: ReadonlySet<string>;
-  /** Labels referenced in earlier pieces, in the order of their first reference. */
-  order: readonly string[];
-  /** How often each of those was referenced there. */
-  counts: ReadonlyMap<string, number>;
-}
 
 function referencesIn(tokens: Token[], into: string[]): void {
   for (const token of tokens) {
@@ -27,7 +17,6 @@ function referencesIn(tokens: Token[], into: string[]): void {
  * piece has been read. Reading a piece parses it once more; only texts with notes pay that.
  */
 export class FootnoteLedger {
-  private read = 0;
   private readonly order: string[] = [];
   private readonly counts = new Map<string, number>();
   /** Per piece, what came before it; kept so a piece's props stay the same object. */
@@ -52,10 +41,12 @@ export class FootnoteLedger {
     return this.befores[Math.min(index, this.pieces.length)] as FootnotesBefore;
   }
 
+  /** Called once per piece, in order (by `before`). */
   private readPiece(index: number): void {
-    if (index < this.read) return;
-    this.read = index + 1;
-    const env = footnoteEnv(this.defined, [], new Map(), this.definitions);
+    const env = footnoteEnv(
+      { defined: this.defined, order: [], counts: new Map() },
+      this.definitions,
+    );
     const references: string[] = [];
     referencesIn(parser.parse(this.pieces[index] ?? "", env), references);
     for (const label of references) {

@@ -34,6 +34,16 @@ function foldedRefs(): Record<string, number> {
   });
 }
 
+/** What one piece needs to number its footnote references as the whole text numbers them. */
+export interface FootnotesBefore {
+  /** Every label the text defines, folded. */
+  defined: ReadonlySet<string>;
+  /** Labels referenced in earlier pieces, in the order of their first reference. */
+  order: readonly string[];
+  /** How often each of those was referenced there. */
+  counts: ReadonlyMap<string, number>;
+}
+
 /**
  * The env for parsing one piece of a text: every label the text defines is known (so a
  * reference to a note defined in a later piece is one), and the notes referenced in earlier
@@ -41,9 +51,7 @@ function foldedRefs(): Record<string, number> {
  * this piece, as its tokens.
  */
 export function footnoteEnv(
-  defined: Iterable<string>,
-  order: readonly string[] = [],
-  counts: ReadonlyMap<string, number> = new Map(),
+  { defined, order, counts }: FootnotesBefore,
   definitions?: Map<string, Token[]>,
 ): { footnotes: FootnoteState; footnoteDefinitions?: Map<string, Token[]> } {
   const refs = foldedRefs();

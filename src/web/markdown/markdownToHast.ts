@@ -1,8 +1,8 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
-import type { FootnoteLedger, FootnotesBefore } from "./footnoteLedger.ts";
-import { footnoteEnv } from "./gfmFootnotes.ts";
+import type { FootnoteLedger } from "./footnoteLedger.ts";
+import { type FootnotesBefore, footnoteEnv } from "./gfmFootnotes.ts";
 import { markdownItParser as parser } from "./markdownParser.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
@@ -139,18 +139,22 @@ function inline(tokens: Token[]): Child[] {
 // GFM footnotes as remark-rehype writes them: numbered by first reference, ids under the
 // `user-content-` prefix react-markdown's sanitising uses, the notes in a section at the end.
 const FOOTNOTE_PREFIX = "user-content-";
-const footnoteId = (label: string) => parser.normalizeLink(String(label).toLowerCase());
+const safeLabel = (label: string) => parser.normalizeLink(label.toLowerCase());
 /** `-2`, `-3`… for a note's second and later references. */
 const repeat = (subId: number) => (subId > 0 ? `-${subId + 1}` : "");
+/** The id of a note in the list. */
+const noteId = (label: string) => `${FOOTNOTE_PREFIX}fn-${safeLabel(label)}`;
+/** The id of a note's reference, its first or a later one. */
+const referenceId = (label: string, subId: number) =>
+  `${FOOTNOTE_PREFIX}fnref-${safeLabel(label)}${repeat(subId)}`;
 
 function footnoteReference(token: Token): Element {
   const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
-  const safe = footnoteId(label);
   const link = element(
     "a",
     {
-      href: `#${FOOTNOTE_PREFIX}fn-${safe}`,
-      id: `${FOOTNOTE_PREFIX}fnref-${safe}${repeat(subId)}`,
+      href: `#${noteId(label)}`,
+      id: referenceId(label, subId),
       dataFootnoteRef: true,
       ariaDescribedBy: ["footnote-label"],
     },
@@ -166,7 +170,7 @@ function footnoteBackReference(token: Token): Element {
   return element(
     "a",
     {
-      href: `#${FOOTNOTE_PREFIX}fnref-${footnoteId(label)}${repeat(subId)}`,
+      href: `#${referenceId(label, subId)}`,
       dataFootnoteBackref: "",
       ariaLabel: `Back to reference ${id + 1}${repeat(subId)}`,
       className: ["data-footnote-backref"],
@@ -261,7 +265,7 @@ export function markdownToHast(
 ): Root {
   const env = envWith(definitions);
   if (footnotes === undefined) return tokensToHast(parser.parse(markdown, env));
-  Object.assign(env, footnoteEnv(footnotes.defined, footnotes.order, footnotes.counts));
+  Object.assign(env, footnoteEnv(footnotes));
   const tokens = parser.parse(markdown, env);
   // A piece's own list would hold only the notes seen so far; the text's list comes after the last.
   const list = tokens.findIndex((token) => token.type === "footnote_block_open");
@@ -338,9 +342,8 @@ function tokensToHast(tokens: Token[]): Root {
         parent.push(cell(open, frame.children));
         break;
       case "footnote_close": {
-        const label = (open.meta as { label: string }).label;
-        const id = `${FOOTNOTE_PREFIX}fn-${footnoteId(label)}`;
-        parent.push(element("li", { id }, wrap(frame.children, true)));
+        const { label } = open.meta as { label: string };
+        parent.push(element("li", { id: noteId(label) }, wrap(frame.children, true)));
         break;
       }
       case "footnote_block_close": {

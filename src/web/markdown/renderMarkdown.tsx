@@ -3,7 +3,8 @@ import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import type { MouseEvent, ReactNode } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
-import type { FootnoteLedger, FootnotesBefore } from "./footnoteLedger.ts";
+import type { FootnoteLedger } from "./footnoteLedger.ts";
+import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { footnoteListToHast, markdownToHast } from "./markdownToHast.ts";
 
 /** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
