@@ -75,6 +75,8 @@ export function splitLazily(text: string): LazySplit {
   const blocks: string[] = [];
   const definitions: string[] = [];
   const footnoteLabels = new Set<string>();
+  // Most texts have no notes: their lines are not tested for one.
+  const mayHaveNotes = text.includes("[^");
   let current: string[] = [];
   let currentChars = 0;
   let fence: Fence | null = null;
@@ -128,7 +130,7 @@ export function splitLazily(text: string): LazySplit {
         DEFINITION.test(line) &&
         (previous.trim() === "" || afterDefinition || HEADING.test(previous));
       // A footnote definition may interrupt a paragraph.
-      const footnote = top ? FOOTNOTE_DEFINITION.exec(line) : null;
+      const footnote = top && mayHaveNotes ? FOOTNOTE_DEFINITION.exec(line) : null;
       if (footnote?.[1]) footnoteLabels.add(foldLabel(footnote[1]));
       if (definitionStart) definitions.push(line);
       else if (afterDefinition && !blank && TITLE_LINE.test(line)) definitions.push(line);
