@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { fireEvent, render, waitFor } from "@testing-library/react";
+import { FootnoteLedger } from "./footnoteLedger.ts";
+import { MAX_BACK_REFERENCES } from "./gfmFootnotes.ts";
 import MarkdownRenderer from "./MarkdownRenderer.tsx";
-import { renderMarkdown } from "./renderMarkdown.tsx";
+import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { splitMarkdown } from "./splitBlocks.ts";
 
 describe("footnote links (R5)", () => {
@@ -67,5 +69,28 @@ describe("footnote links (R5)", () => {
     ]);
     const notes = [...container.querySelectorAll("section.footnotes li")].map((li) => li.id);
     expect(notes).toEqual(["user-content-fn-ttl", "user-content-fn-miss"]);
+  });
+
+  it("[R5] a note referenced thousands of times lists a bounded number of ways back, so a hostile plan cannot make its list one huge task", () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `Line ${i} ${"[^a]".repeat(25)}`);
+    const plan = `${lines.join("\n\n")}\n\n[^a]: The note.\n`;
+    const { blocks, definitions, footnoteLabels } = splitMarkdown(plan);
+    const ledger = new FootnoteLedger(blocks, footnoteLabels);
+    const pieces = blocks.map((block, index) =>
+      renderMarkdown(block, definitions, ledger.before(index)),
+    );
+    const { container } = render(
+      <div className="markdown">
+        {pieces}
+        {renderFootnoteList(ledger)}
+      </div>,
+    );
+    // Every reference is shown and numbered; the list links back to the first ones only.
+    expect(container.querySelectorAll("a[data-footnote-ref]")).toHaveLength(5000);
+    const back = container.querySelectorAll("section.footnotes a[data-footnote-backref]");
+    expect(back).toHaveLength(MAX_BACK_REFERENCES);
+    expect(back[back.length - 1]?.getAttribute("href")).toBe(
+      `#user-content-fnref-a-${MAX_BACK_REFERENCES}`,
+    );
   });
 });

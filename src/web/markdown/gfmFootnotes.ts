@@ -8,6 +8,12 @@ import footnote from "markdown-it-footnote";
 
 export const foldLabel = (label: string) => label.toLowerCase();
 
+/**
+ * A note's ways back in its list: remark-gfm lists one per reference, so a hostile text of
+ * 75,000 references to one note made its list one 3 s task; past this many they are left out.
+ */
+export const MAX_BACK_REFERENCES = 32;
+
 interface FootnoteList {
   label?: string;
   count: number;

@@ -2,7 +2,7 @@ import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
-import { type FootnotesBefore, footnoteEnv } from "./gfmFootnotes.ts";
+import { type FootnotesBefore, footnoteEnv, MAX_BACK_REFERENCES } from "./gfmFootnotes.ts";
 import { markdownItParser as parser } from "./markdownParser.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
@@ -297,10 +297,10 @@ function tokensToHast(tokens: Token[]): Root {
         frame.children.push(codeBlock(token));
       } else if (token.type === "hr") frame.children.push(element("hr"));
       else if (token.type === "footnote_anchor") {
+        const { subId } = token.meta as { subId: number };
+        if (subId >= MAX_BACK_REFERENCES) continue;
         // In the note's last paragraph after a space; between two of a note's anchors, a space.
-        const inParagraph = frame.token?.type === "paragraph_open";
-        if (inParagraph || (token.meta as { subId: number }).subId > 0)
-          push(frame.children, text(" "));
+        if (frame.token?.type === "paragraph_open" || subId > 0) push(frame.children, text(" "));
         push(frame.children, footnoteBackReference(token));
       } else if (token.type === "html_block") {
         frame.children.push(text(token.content.replace(/\n$/, "")));
