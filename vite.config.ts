@@ -1,13 +1,22 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { markdownItFields } from "./scripts/classFields.ts";
+import { preactAliases } from "./scripts/preactAliases.ts";
 import { precompress } from "./scripts/precompress.ts";
 import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
-  plugins: [react(), serverFrameProgram(), markdownItFields(), precompress()],
+  // Fast Refresh drives React's own reconciler, which the page does not run (preactAliases):
+  // an edited component reloads the page in development.
+  plugins: [
+    react({ refreshExclude: /./ }),
+    serverFrameProgram(),
+    markdownItFields(),
+    precompress(),
+  ],
   // The plan-lines worker parses with markdown-it too.
   worker: { plugins: () => [markdownItFields()] },
+  resolve: { alias: preactAliases },
   build: {
     // Every browser the page supports preloads modules natively: no polyfill before the app.
     modulePreload: { polyfill: false },

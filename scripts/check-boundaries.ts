@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { boundaryProblems, layers } from "./lib/boundaries.ts";
+import { preactCompatProblems } from "./lib/preactCompat.ts";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -14,12 +15,16 @@ function* sourceFiles(dir: string): Generator<string> {
 
 const problems: string[] = [];
 for (const layer of Object.keys(layers))
-  for (const path of sourceFiles(join(root, layer)))
+  for (const path of sourceFiles(join(root, layer))) {
+    const file = relative(root, path);
+    const text = readFileSync(path, "utf8");
     problems.push(
-      ...boundaryProblems(root, layer, relative(root, path), readFileSync(path, "utf8")),
+      ...boundaryProblems(root, layer, file, text),
+      ...preactCompatProblems(file, text),
     );
+  }
 if (problems.length > 0) {
-  console.error(`Layer boundary violations:\n${problems.join("\n")}`);
+  console.error(`Layer boundary and runtime violations:\n${problems.join("\n")}`);
   process.exit(1);
 }
 console.log("layer boundaries: ok");

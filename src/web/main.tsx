@@ -1,5 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import "./runtime/effectsAfterTask.ts";
 import { App } from "./App.tsx";
 import { ClientProvider } from "./client/ClientContext.tsx";
 import { applyInitialRoute } from "./client/useHashRoute.ts";

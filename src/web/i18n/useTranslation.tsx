@@ -1,7 +1,6 @@
 import {
   createContext,
   type ReactNode,
-  use,
   useContext,
   useEffect,
   useMemo,
@@ -36,7 +35,8 @@ export function useTranslation<N extends Namespace = "common">(
   const listKey = list.join();
   const revision = useSyncExternalStore(translator.subscribe, translator.getRevision);
   const ready = list.every((namespace) => translator.hasLoadedNamespace(namespace));
-  if (!ready && options?.useSuspense) use(translator.loadNamespaces(list));
+  // A thrown promise, not React 19's use(): Preact's Suspense (the page's runtime) knows only that.
+  if (!ready && options?.useSuspense) throw translator.loadNamespaces(list);
   useEffect(() => {
     if (!ready) void translator.loadNamespaces(listKey.split(",") as Namespace[]);
   }, [ready, translator, listKey]);

@@ -54,7 +54,7 @@ interface InboxRowProps {
   open: boolean;
   now: number;
   clockOffsetMs: number;
-  ref(element: HTMLElement | null): void;
+  rowRef(element: HTMLElement | null): void;
   onFocus(): void;
   onToggle(id: string): void;
 }
@@ -66,7 +66,7 @@ const InboxRow = memo(function InboxRow({
   open,
   now,
   clockOffsetMs,
-  ref,
+  rowRef,
   onFocus,
   onToggle,
 }: InboxRowProps) {
@@ -92,7 +92,7 @@ const InboxRow = memo(function InboxRow({
     >
       <button
         type="button"
-        ref={ref}
+        ref={rowRef}
         className="inbox-row"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from "react";
 
 interface RowHandlers {
-  ref(element: HTMLElement | null): void;
+  rowRef(element: HTMLElement | null): void;
   onFocus(): void;
 }
 
@@ -57,7 +57,7 @@ export function useRovingRows(ids: readonly string[], reveal: (index: number) =>
     if (!found) {
       if (handlers.current.size > 4 * idsRef.current.length + 100) handlers.current.clear();
       found = {
-        ref: (element) => {
+        rowRef: (element) => {
           if (element) rows.current.set(id, element);
           else rows.current.delete(id);
         },

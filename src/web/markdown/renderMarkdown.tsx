@@ -1,10 +1,9 @@
 import type { Root } from "hast";
-import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import type { MouseEvent, ReactNode } from "react";
-import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
+import { hastToElements } from "./hastToElements.ts";
 import { footnoteListToHast, markdownToHast } from "./markdownToHast.ts";
 
 /** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
@@ -81,16 +80,7 @@ const CACHE_CHARS = 2_000_000;
 const cache = new Map<string, ReactNode>();
 let cachedChars = 0;
 
-const toElements = (tree: Root): ReactNode =>
-  toJsxRuntime(tree, {
-    Fragment,
-    jsx,
-    jsxs,
-    components,
-    ignoreInvalidStyle: true,
-    passKeys: true,
-    passNode: true,
-  });
+const toElements = (tree: Root): ReactNode => hastToElements(tree, components);
 
 /**
  * Markdown as React elements, built the way react-markdown builds them from the same tree.

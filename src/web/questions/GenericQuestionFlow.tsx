@@ -353,7 +353,7 @@ export function GenericQuestionFlow({
       <footer className="qcard-actions">
         {reviewing ? (
           <ReviewSubmit
-            ref={reviewSubmitRef}
+            buttonRef={reviewSubmitRef}
             gaps={questions.length - Object.keys(answers).length}
             disabled={latched}
             onSubmit={() => submit(state)}

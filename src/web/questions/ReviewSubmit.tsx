@@ -3,12 +3,12 @@ import { useTranslation } from "../i18n/useTranslation.tsx";
 
 /** Submitting with gaps says so on the button: skipping is a choice, not an accident (W10). */
 export function ReviewSubmit({
-  ref,
+  buttonRef,
   gaps,
   disabled,
   onSubmit,
 }: {
-  ref: Ref<HTMLButtonElement>;
+  buttonRef: Ref<HTMLButtonElement>;
   gaps: number;
   disabled: boolean;
   onSubmit(): void;
@@ -16,7 +16,7 @@ export function ReviewSubmit({
   const { t } = useTranslation("question");
   return (
     <button
-      ref={ref}
+      ref={buttonRef}
       type="button"
       className="qbtn qbtn--primary"
       disabled={disabled}

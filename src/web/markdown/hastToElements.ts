@@ -1,0 +1,73 @@
+import type { Element, ElementContent, Properties, Root } from "hast";
+import type { ElementType, ReactNode } from "react";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
+
+// A row's whitespace between cells is not content, and a table cannot hold text.
+const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot", "tr"]);
+const WHITESPACE = /^[ \t\n\f\r]*$/;
+
+/** What draws an element of a tag instead of the tag itself, as react-markdown's `components`. */
+export type TagComponents = { readonly [tag: string]: ElementType | undefined };
+
+/** The attribute of a hast data or ARIA property: `dataFootnoteRef`, `ariaDescribedBy`. */
+function attributeName(name: string): string {
+  if (/^data[A-Z]/.test(name))
+    return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  if (/^aria[A-Z]/.test(name)) return `aria-${name.slice(4).toLowerCase()}`;
+  return name;
+}
+
+function propsOf(properties: Properties, tag: string): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(properties)) {
+    if (value === null || value === undefined || Number.isNaN(value)) continue;
+    if (name === "align" && (tag === "td" || tag === "th") && typeof value === "string") {
+      props.style = { textAlign: value };
+      continue;
+    }
+    props[attributeName(name)] = Array.isArray(value) ? value.join(" ") : value;
+  }
+  return props;
+}
+
+function childrenOf(node: Root | Element, components: TagComponents): ReactNode[] {
+  const children: ReactNode[] = [];
+  const counts = new Map<string, number>();
+  const inTable = node.type === "element" && TABLE_PARTS.has(node.tagName);
+  for (const child of node.children as ElementContent[]) {
+    if (child.type === "text") {
+      if (!(inTable && WHITESPACE.test(child.value))) children.push(child.value);
+    } else if (child.type === "element") {
+      const count = counts.get(child.tagName) ?? 0;
+      counts.set(child.tagName, count + 1);
+      children.push(toElement(child, `${child.tagName}-${count}`, components));
+    }
+  }
+  return children;
+}
+
+function create(
+  type: unknown,
+  props: Record<string, unknown>,
+  children: ReactNode[],
+  key?: string,
+) {
+  if (children.length === 1) props.children = children[0];
+  else if (children.length > 1) props.children = children;
+  // biome-ignore lint/suspicious/noExplicitAny: the runtime takes any element type
+  return (children.length > 1 ? jsxs : jsx)(type as any, props, key);
+}
+
+function toElement(node: Element, key: string, components: TagComponents): ReactNode {
+  const props = propsOf(node.properties, node.tagName);
+  return create(components[node.tagName] ?? node.tagName, props, childrenOf(node, components), key);
+}
+
+/**
+ * A markdown tree as elements, the way react-markdown's runtime builds them from the same tree
+ * (keys, a table's whitespace dropped, a cell's alignment as its style), for the few properties
+ * our trees carry; the parity test holds the two together.
+ */
+export function hastToElements(tree: Root, components: TagComponents): ReactNode {
+  return create(Fragment, {}, childrenOf(tree, components));
+}
