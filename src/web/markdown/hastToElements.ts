@@ -19,7 +19,8 @@ function attributeName(name: string): string {
 
 function propsOf(properties: Properties, tag: string): Record<string, unknown> {
   const props: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(properties)) {
+  for (const name in properties) {
+    const value = properties[name];
     if (value === null || value === undefined || Number.isNaN(value)) continue;
     if (name === "align" && (tag === "td" || tag === "th") && typeof value === "string") {
       props.style = { textAlign: value };
@@ -32,41 +33,34 @@ function propsOf(properties: Properties, tag: string): Record<string, unknown> {
 
 function childrenOf(node: Root | Element, components: TagComponents): ReactNode[] {
   const children: ReactNode[] = [];
-  const counts = new Map<string, number>();
   const inTable = node.type === "element" && TABLE_PARTS.has(node.tagName);
   for (const child of node.children as ElementContent[]) {
     if (child.type === "text") {
       if (!(inTable && WHITESPACE.test(child.value))) children.push(child.value);
     } else if (child.type === "element") {
-      const count = counts.get(child.tagName) ?? 0;
-      counts.set(child.tagName, count + 1);
-      children.push(toElement(child, `${child.tagName}-${count}`, components));
+      children.push(toElement(child, components));
     }
   }
   return children;
 }
 
-function create(
-  type: unknown,
-  props: Record<string, unknown>,
-  children: ReactNode[],
-  key?: string,
-) {
+// No keys: a piece's elements are static, and a changed piece is a new tree matched by place.
+function create(type: unknown, props: Record<string, unknown>, children: ReactNode[]) {
   if (children.length === 1) props.children = children[0];
   else if (children.length > 1) props.children = children;
   // biome-ignore lint/suspicious/noExplicitAny: the runtime takes any element type
-  return (children.length > 1 ? jsxs : jsx)(type as any, props, key);
+  return (children.length > 1 ? jsxs : jsx)(type as any, props);
 }
 
-function toElement(node: Element, key: string, components: TagComponents): ReactNode {
+function toElement(node: Element, components: TagComponents): ReactNode {
   const props = propsOf(node.properties, node.tagName);
-  return create(components[node.tagName] ?? node.tagName, props, childrenOf(node, components), key);
+  return create(components[node.tagName] ?? node.tagName, props, childrenOf(node, components));
 }
 
 /**
  * A markdown tree as elements, the way react-markdown's runtime builds them from the same tree
- * (keys, a table's whitespace dropped, a cell's alignment as its style), for the few properties
- * our trees carry; the parity test holds the two together.
+ * (a table's whitespace dropped, a cell's alignment as its style), for the few properties our
+ * trees carry; the parity test holds the two together.
  */
 export function hastToElements(tree: Root, components: TagComponents): ReactNode {
   return create(Fragment, {}, childrenOf(tree, components));
