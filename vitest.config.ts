@@ -22,6 +22,7 @@ export default defineConfig({
     environment: "node",
     setupFiles: ["src/test-setup.ts"],
     // markdown-it through the plugins, as the page has it: the parity tests hold its rewrite.
+    // Packages that import react go through the aliases too, so a test runs one runtime.
     server: {
       deps: { inline: ["markdown-it", "@testing-library/react", "react-markdown", "zustand"] },
     },
