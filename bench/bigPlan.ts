@@ -233,7 +233,7 @@ function figuresOf(shape: Shape, runs: PlanRun[]): Figure[] {
       median: median(pick("toDom")),
       p95: percentile(pick("toDom"), 95),
       goalKind: "max",
-      note: "parse + React render + commit",
+      note: "parse + render + commit",
     },
     {
       name: `  ${label}: tasks over 50 ms per run`,

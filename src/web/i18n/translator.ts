@@ -41,8 +41,8 @@ export class Translator {
   language: Language;
   private readonly copies = new Map<string, Copy>();
   /**
-   * Reads under way, by language and namespaces: the same promise while it lasts (React's `use`
-   * asks a suspended part for that), forgotten when it settles.
+   * Reads under way, by language and namespaces: the same promise while it lasts (a suspended
+   * part throws it again on each try), forgotten when it settles.
    */
   private readonly loads = new Map<string, Promise<void>>();
   /** Reads that failed, by language/namespace: their keys show; asked again, they are retried. */
