@@ -2,7 +2,12 @@ import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
-import { type FootnotesBefore, footnoteEnv, MAX_BACK_REFERENCES } from "./gfmFootnotes.ts";
+import {
+  type FootnotesBefore,
+  foldLabel,
+  footnoteEnv,
+  MAX_BACK_REFERENCES,
+} from "./gfmFootnotes.ts";
 import { markdownItParser as parser } from "./markdownParser.ts";
 
 // markdown-it parses about ten times faster than micromark (react-markdown's parser); this
@@ -139,7 +144,7 @@ function inline(tokens: Token[]): Child[] {
 // GFM footnotes as remark-rehype writes them: numbered by first reference, ids under the
 // `user-content-` prefix react-markdown's sanitising uses, the notes in a section at the end.
 const FOOTNOTE_PREFIX = "user-content-";
-const safeLabel = (label: string) => parser.normalizeLink(label.toLowerCase());
+const safeLabel = (label: string) => parser.normalizeLink(foldLabel(label));
 /** `-2`, `-3`… for a note's second and later references. */
 const repeat = (subId: number) => (subId > 0 ? `-${subId + 1}` : "");
 /** The id of a note in the list. */
