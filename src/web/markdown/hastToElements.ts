@@ -5,6 +5,7 @@ import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 // A row's whitespace between cells is not content, and a table cannot hold text.
 const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot", "tr"]);
 const WHITESPACE = /^[ \t\n\f\r]*$/;
+const UNSAFE_PROPERTY = /^(?:on|dangerouslySetInnerHTML$)/i;
 
 /** What draws an element of a tag instead of the tag itself, as react-markdown's `components`. */
 export type TagComponents = { readonly [tag: string]: ElementType | undefined };
@@ -22,6 +23,8 @@ function propsOf(properties: Properties, tag: string): Record<string, unknown> {
   for (const name in properties) {
     const value = properties[name];
     if (value === null || value === undefined || Number.isNaN(value)) continue;
+    // Markup and listeners never come from a tree: the runtime binds any on* prop as a handler.
+    if (UNSAFE_PROPERTY.test(name)) continue;
     if (name === "align" && (tag === "td" || tag === "th") && typeof value === "string") {
       props.style = { textAlign: value };
       continue;
