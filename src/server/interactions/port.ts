@@ -27,7 +27,11 @@ export type PermissionOutcome =
  * session log it is given, and rebuilds itself from stored entries after a restart.
  */
 export interface InteractionPort {
-  /** A call asks once: asking again for a call whose card is still pending waits on that card. */
+  /**
+   * A call asks once: asking again for a call whose card is still pending waits on that card.
+   * An asker is never left waiting on a stopped turn: the promise settles as `signal` aborts
+   * (after close too, then without a write) and on hand-over; askers watch nothing else.
+   */
   askQuestions(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome>;
   askPermission(
     sessionId: string,

@@ -499,6 +499,38 @@ describe("cancel and abort", () => {
     expect(h.log.filter((e) => e.stored.entry.kind === "interaction.resolved")).toHaveLength(3);
   });
 
+  it("[S2][Q8] a session handed over releases its askers at once with an aborted outcome, writing nothing", async () => {
+    const h = createHarness();
+    const question = h.ask("sess_1");
+    const permission = h.askPermission("sess_1");
+    const logged = h.log.length;
+    h.registry.handOver?.("sess_1");
+    await flush();
+    expect(question.outcomes).toEqual([
+      { type: "aborted", reason: "the session's turn runs on another server now" },
+    ]);
+    expect(permission.outcomes).toHaveLength(1);
+    expect(h.log).toHaveLength(logged);
+    // The cards stay pending here, watched as the other server's (A7 answers the next asker).
+    expect(h.registry.pendingCount("sess_1")).toBe(2);
+  });
+
+  it("[Q8] after close, a signal that aborts still releases its asker, and nothing is written", async () => {
+    const h = createHarness();
+    const controller = h.controller();
+    const asked = h.ask("sess_1", [colourQuestion], "AskUserQuestion", controller.signal);
+    const untouched = h.ask("sess_2");
+    const logged = h.log.length;
+    h.registry.close();
+    await flush();
+    expect(asked.outcomes).toEqual([]);
+    controller.abort("the server is shutting down");
+    await flush();
+    expect(asked.outcomes).toEqual([{ type: "aborted", reason: "the server is shutting down" }]);
+    expect(untouched.outcomes).toEqual([]);
+    expect(h.log).toHaveLength(logged);
+  });
+
   it("[Q8] an already aborted signal appends nothing", async () => {
     const h = createHarness();
     const controller = h.controller();

@@ -219,10 +219,14 @@ class Registry implements InteractionRegistry {
    * signal aborted, the interactions whose signal has are the ones to abort.
    */
   private abortAllAborted(): void {
-    if (this.closed) return;
     for (const [interactionId, pending] of [...this.pendingById]) {
       const signal = pending.signal;
-      if (signal?.aborted && this.pendingById.has(interactionId)) {
+      if (!signal?.aborted || !this.pendingById.has(interactionId)) continue;
+      if (this.closed) {
+        // Nothing is written after close: the asker is released, the card stays pending (A7).
+        pending.signal = undefined;
+        settle(pending, aborted(signal));
+      } else {
         this.abortOne(interactionId, pending, abortReason(signal), true);
       }
     }
@@ -458,10 +462,9 @@ class Registry implements InteractionRegistry {
       this.countdowns.stop(pending);
       pending.signal = undefined;
       pending.elsewhere = true;
-      // The turn that asked stopped here and never hears back (it would write); a turn that
-      // takes the session over later asks again and is answered from the log (A7).
-      pending.deliverQuestion = undefined;
-      pending.deliverPermission = undefined;
+      // The turn that asked stops here, its writes refused; a turn that takes the session over
+      // later asks again and is answered from the log (A7).
+      settle(pending, { type: "aborted", reason: "the session's turn runs on another server now" });
     }
   }
 

@@ -50,6 +50,19 @@ turns:
       - say: "Read: {{result}}"
 `;
 
+/** A tool that writes, so build mode asks permission before it runs. */
+function writingTool(name: string): ToolContract<{ text: string }> {
+  return {
+    name,
+    description: "writes",
+    inputSchema: z.strictObject({ text: z.string() }),
+    readOnly: false,
+    destructive: true,
+    summarize: (input) => `write ${input.text}`,
+    run: async (input) => ({ output: `wrote ${input.text}` }),
+  };
+}
+
 describe("session manager and turn loop", () => {
   let dir: ReturnType<typeof tempDir>;
   let workspace: string;
@@ -290,16 +303,51 @@ describe("session manager and turn loop", () => {
     expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "error" });
   });
 
-  it("asks permission for a writing tool and honours allow and deny", async () => {
-    const write: ToolContract<{ text: string }> = {
-      name: "Write",
-      description: "writes",
-      inputSchema: z.strictObject({ text: z.string() }),
-      readOnly: false,
-      destructive: true,
-      summarize: (input) => `write ${input.text}`,
-      run: async (input) => ({ output: `wrote ${input.text}` }),
+  it("[Q8][X1] a call waiting on the user puts one abort listener on its signal, the registry's, and its abort still ends it at once", async () => {
+    // Issue 15: thousands of agents' calls wait at once; a second watcher per call was ≈1.9 KB.
+    const write = writingTool("Scribble");
+    open(scripted(), { tools: new ToolRegistry([...defaultTools(), write]) });
+    const { id } = manager.create({ title: "agent" });
+    const tools = new ToolRegistry([...defaultTools(), write]);
+    const watched = (controller: AbortController) => {
+      const listening = new Set<unknown>();
+      const signal = controller.signal;
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      signal.addEventListener = (type: string, listener: EventListenerOrEventListenerObject) => {
+        listening.add(listener);
+        add(type, listener);
+      };
+      signal.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject) => {
+        listening.delete(listener);
+        remove(type, listener);
+      };
+      return listening;
     };
+    const calls = [
+      { callId: "q1", name: "AskUserQuestion", input: { questions: [colourQuestion] } },
+      { callId: "w1", name: "Scribble", input: { text: "a" } },
+    ];
+    for (const call of calls) {
+      const controller = new AbortController();
+      const listening = watched(controller);
+      const result = manager.runExternalCall(id, call, tools, controller.signal);
+      await waitForEntry(
+        log,
+        id,
+        "interaction.requested",
+        (e) => e.request.toolCallId === call.callId,
+      );
+      expect(listening.size).toBe(1);
+      controller.abort("the agent withdrew the call");
+      // No grace period to sit out: the clock does not move and the call still ends.
+      expect((await result).output).toMatch(/the agent withdrew the call/);
+    }
+    expect(registry.pendingCount(id)).toBe(0);
+  });
+
+  it("asks permission for a writing tool and honours allow and deny", async () => {
+    const write = writingTool("Write");
     open(
       scripted(
         `turns:\n  - steps:\n      - tools: [{ name: Write, input: { text: a } }, { name: Write, input: { text: b } }]\n      - say: done\n`,

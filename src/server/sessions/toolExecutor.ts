@@ -207,14 +207,12 @@ export class ToolExecutor {
     let asked: Promise<AskOutcome>;
     try {
       const request = step.request(input, context);
-      asked = untilAborted(
-        this.deps.interactions.askQuestions(
-          sessionId,
-          { toolName: step.asker, toolCallId: call.callId, ...request },
-          signal,
-        ),
+      // The registry settles it when the signal aborts (InteractionPort): no watch of our own,
+      // ≈1.9 KB for every call waiting on the user (issue 15).
+      asked = this.deps.interactions.askQuestions(
+        sessionId,
+        { toolName: step.asker, toolCallId: call.callId, ...request },
         signal,
-        STOP_GRACE_MS,
       );
     } catch (error) {
       try {
@@ -249,14 +247,10 @@ export class ToolExecutor {
     signal: AbortSignal,
   ): Promise<ToolResult | undefined> {
     const summary = (tool as ToolContract<unknown>).summarize?.(input) ?? call.name;
-    const outcome = await untilAborted(
-      this.deps.interactions.askPermission(
-        sessionId,
-        { toolName: call.name, toolCallId: call.callId, summary, input },
-        signal,
-      ),
+    const outcome = await this.deps.interactions.askPermission(
+      sessionId,
+      { toolName: call.name, toolCallId: call.callId, summary, input },
       signal,
-      STOP_GRACE_MS,
     );
     return this.permitted(tool, call, input, outcome);
   }
