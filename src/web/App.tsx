@@ -14,6 +14,7 @@ import { PageLoading } from "./layout/PageLoading.tsx";
 import { TeardownScope } from "./layout/teardown.tsx";
 import { leavingProps, type Mounted, useLeaving } from "./layout/useLeaving.ts";
 import { showsLongText } from "./markdown/blockRuns.ts";
+import { LocalizedFootnotes } from "./markdown/footnoteLabelsContext.tsx";
 import { SessionList } from "./sessions/SessionList.tsx";
 import { useTheme } from "./settings/useTheme.ts";
 import { useAppStore } from "./store/store.ts";
@@ -70,57 +71,59 @@ export function App() {
   const panes = useLeaving(shownSession ?? null, sameId, paneLeavesInSteps);
 
   return (
-    <div className="app">
-      <LazyAttention />
-      <a className="skip-link" href="#main">
-        {t("app.skipToMain")}
-      </a>
-      <nav className="sidebar" aria-label={t("sidebar.label")}>
-        <div className="sidebar-head">
-          <p className="brand">{t("app.name")}</p>
-          <button
-            type="button"
-            className="btn btn--primary"
-            data-testid="new-session"
-            disabled={!online}
-            onClick={() => {
-              requestComposerFocus();
-              client.createSession();
-            }}
-          >
-            {t("sessions.new")}
-          </button>
+    <LocalizedFootnotes>
+      <div className="app">
+        <LazyAttention />
+        <a className="skip-link" href="#main">
+          {t("app.skipToMain")}
+        </a>
+        <nav className="sidebar" aria-label={t("sidebar.label")}>
+          <div className="sidebar-head">
+            <p className="brand">{t("app.name")}</p>
+            <button
+              type="button"
+              className="btn btn--primary"
+              data-testid="new-session"
+              disabled={!online}
+              onClick={() => {
+                requestComposerFocus();
+                client.createSession();
+              }}
+            >
+              {t("sessions.new")}
+            </button>
+          </div>
+          <InboxLink />
+          <h2 id="sessions-heading" className="sidebar-heading">
+            {t("sessions.heading")}
+          </h2>
+          <SessionList />
+          <div className="sidebar-foot">
+            <ConnectionStatus />
+          </div>
+        </nav>
+        <div className="column">
+          <Header onOpenSettings={() => showPage("settings")} />
+          <ConnectionBanner />
+          <ErrorBanner />
+          <main id="main" className="main" tabIndex={-1}>
+            {panes.mounted.map((pane) => (
+              <SessionPane key={pane.key} pane={pane} onLeft={() => panes.left(pane.key)} />
+            ))}
+            {page === "settings" ? (
+              <Suspense fallback={<PageLoading />}>
+                <SettingsPage onBack={() => showPage("session")} />
+              </Suspense>
+            ) : page === "inbox" ? (
+              <Suspense fallback={<PageLoading />}>
+                <InboxPage />
+              </Suspense>
+            ) : (
+              !selected && <EmptyState />
+            )}
+          </main>
         </div>
-        <InboxLink />
-        <h2 id="sessions-heading" className="sidebar-heading">
-          {t("sessions.heading")}
-        </h2>
-        <SessionList />
-        <div className="sidebar-foot">
-          <ConnectionStatus />
-        </div>
-      </nav>
-      <div className="column">
-        <Header onOpenSettings={() => showPage("settings")} />
-        <ConnectionBanner />
-        <ErrorBanner />
-        <main id="main" className="main" tabIndex={-1}>
-          {panes.mounted.map((pane) => (
-            <SessionPane key={pane.key} pane={pane} onLeft={() => panes.left(pane.key)} />
-          ))}
-          {page === "settings" ? (
-            <Suspense fallback={<PageLoading />}>
-              <SettingsPage onBack={() => showPage("session")} />
-            </Suspense>
-          ) : page === "inbox" ? (
-            <Suspense fallback={<PageLoading />}>
-              <InboxPage />
-            </Suspense>
-          ) : (
-            !selected && <EmptyState />
-          )}
-        </main>
       </div>
-    </div>
+    </LocalizedFootnotes>
   );
 }

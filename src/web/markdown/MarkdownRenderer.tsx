@@ -2,6 +2,8 @@ import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useS
 import { flushSync } from "react-dom";
 import { useTeardown } from "../layout/teardown.tsx";
 import { PAGE_BLOCKS } from "./blockRuns.ts";
+import type { FootnoteLabels } from "./footnoteLabels.ts";
+import { useFootnoteLabels } from "./footnoteLabelsContext.tsx";
 import { FootnoteLedger } from "./footnoteLedger.ts";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
@@ -22,8 +24,14 @@ const Block = memo(function Block({
 });
 
 /** A text's footnotes, listed once its last piece is shown. */
-const FootnoteList = memo(function FootnoteList({ ledger }: { ledger: FootnoteLedger }) {
-  return <div className="md-block">{renderFootnoteList(ledger)}</div>;
+const FootnoteList = memo(function FootnoteList({
+  ledger,
+  labels,
+}: {
+  ledger: FootnoteLedger;
+  labels: FootnoteLabels;
+}) {
+  return <div className="md-block">{renderFootnoteList(ledger, labels)}</div>;
 });
 
 // Blocks are rendered in runs of PAGE_BLOCKS: a step that adds a block re-renders only the last
@@ -141,6 +149,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const [shown, setShown] = useState(eager);
   const shownRef = useRef(shown);
   shownRef.current = shown;
+  const labels = useFootnoteLabels();
   const teardown = useTeardown();
   const leaving = teardown?.leaving ?? false;
   useLayoutEffect(() => {
@@ -190,7 +199,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
     );
   }
   if (ledger && end === split.blocks.length && !split.has(end)) {
-    pages.push(<FootnoteList key="footnotes" ledger={ledger} />);
+    pages.push(<FootnoteList key="footnotes" ledger={ledger} labels={labels} />);
   }
   return <div className="markdown">{pages}</div>;
 });

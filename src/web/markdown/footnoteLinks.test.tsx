@@ -1,5 +1,9 @@
 // @vitest-environment jsdom
 import { fireEvent, render, waitFor } from "@testing-library/react";
+import { createAppI18n } from "../i18n/i18n.ts";
+import zhCN from "../i18n/locale.zh-CN.ts";
+import { TranslationProvider } from "../i18n/useTranslation.tsx";
+import { LocalizedFootnotes } from "./footnoteLabelsContext.tsx";
 import { FootnoteLedger } from "./footnoteLedger.ts";
 import { MAX_BACK_REFERENCES } from "./gfmFootnotes.ts";
 import MarkdownRenderer from "./MarkdownRenderer.tsx";
@@ -25,6 +29,30 @@ describe("footnote links (R5)", () => {
     expect(scrolled).toEqual(["user-content-fn-ttl", "user-content-fnref-ttl"]);
     expect(window.location.hash).toBe("#/s/session-1");
     expect(container.querySelector("section.footnotes li")?.textContent).toContain("Five minutes");
+  });
+
+  it("[R5] a screen reader hears a text's notes in the page's language, whole or drawn in pieces", async () => {
+    const steps = Array.from({ length: 300 }, (_, i) => `- step ${i}`).join("\n");
+    const long = `# Plan\n\nCache[^ttl] it[^ttl].\n\n${steps}\n\n[^ttl]: Five minutes.\n`;
+    const i18n = createAppI18n("zh-CN", zhCN);
+    for (const text of [plan, long]) {
+      const { container, unmount } = render(
+        <TranslationProvider translator={i18n}>
+          <LocalizedFootnotes>
+            <MarkdownRenderer text={text} />
+          </LocalizedFootnotes>
+        </TranslationProvider>,
+      );
+      await waitFor(() => expect(container.querySelector("section.footnotes")).not.toBeNull());
+      expect(container.querySelector("section.footnotes h2")?.textContent).toBe("脚注");
+      const backs = [...container.querySelectorAll("a[data-footnote-backref]")];
+      expect(backs[0]?.getAttribute("aria-label")).toBe("返回引用 1");
+      if (text === long) expect(backs[1]?.getAttribute("aria-label")).toBe("返回引用 1-2");
+      unmount();
+    }
+    // The same text in English afterwards is not served from the Chinese render.
+    const { container } = render(<MarkdownRenderer text={plan} />);
+    expect(container.querySelector("section.footnotes h2")?.textContent).toBe("Footnotes");
   });
 
   it("[R5] an agent's in-text link with a malformed escape neither throws nor leaves the page", () => {

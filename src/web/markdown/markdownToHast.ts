@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
+import { ENGLISH_FOOTNOTE_LABELS, type FootnoteLabels } from "./footnoteLabels.ts";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
 import {
   type FootnotesBefore,
@@ -168,7 +169,7 @@ function footnoteReference(token: Token): Element {
   return element("sup", {}, [link]);
 }
 
-function footnoteBackReference(token: Token): Element {
+function footnoteBackReference(token: Token, labels: FootnoteLabels): Element {
   const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
   const children: Child[] = [text("↩")];
   if (subId > 0) children.push(element("sup", {}, [text(String(subId + 1))]));
@@ -177,7 +178,7 @@ function footnoteBackReference(token: Token): Element {
     {
       href: `#${referenceId(label, subId)}`,
       dataFootnoteBackref: "",
-      ariaLabel: `Back to reference ${id + 1}${repeat(subId)}`,
+      ariaLabel: labels.backTo(`${id + 1}${repeat(subId)}`),
       className: ["data-footnote-backref"],
     },
     children,
@@ -269,20 +270,23 @@ export function markdownToHast(
   footnotes?: FootnotesBefore,
 ): Root {
   const env = envWith(definitions);
-  if (footnotes === undefined) return tokensToHast(parser.parse(markdown, env));
+  // A whole text's own list: the app draws every text with notes in pieces (footnoteListToHast).
+  if (footnotes === undefined) {
+    return tokensToHast(parser.parse(markdown, env), ENGLISH_FOOTNOTE_LABELS);
+  }
   Object.assign(env, footnoteEnv(footnotes));
   const tokens = parser.parse(markdown, env);
   // A piece's own list would hold only the notes seen so far; the text's list comes after the last.
   const list = tokens.findIndex((token) => token.type === "footnote_block_open");
-  return tokensToHast(list === -1 ? tokens : tokens.slice(0, list));
+  return tokensToHast(list === -1 ? tokens : tokens.slice(0, list), ENGLISH_FOOTNOTE_LABELS);
 }
 
 /** The notes' list of a text rendered in pieces, for after its last piece. */
-export function footnoteListToHast(ledger: FootnoteLedger): Root {
-  return tokensToHast(ledger.listTokens());
+export function footnoteListToHast(ledger: FootnoteLedger, labels = ENGLISH_FOOTNOTE_LABELS): Root {
+  return tokensToHast(ledger.listTokens(), labels);
 }
 
-function tokensToHast(tokens: Token[]): Root {
+function tokensToHast(tokens: Token[], labels: FootnoteLabels): Root {
   const tight = new WeakSet<Element>();
   const stack: Frame[] = [{ token: null, children: [] }];
   // Items of an open list, kept raw until the list closes and its looseness is known.
@@ -306,7 +310,7 @@ function tokensToHast(tokens: Token[]): Root {
         if (subId >= MAX_BACK_REFERENCES) continue;
         // In the note's last paragraph after a space; between two of a note's anchors, a space.
         if (frame.token?.type === "paragraph_open" || subId > 0) push(frame.children, text(" "));
-        push(frame.children, footnoteBackReference(token));
+        push(frame.children, footnoteBackReference(token, labels));
       } else if (token.type === "html_block") {
         frame.children.push(text(token.content.replace(/\n$/, "")));
       }
@@ -353,7 +357,7 @@ function tokensToHast(tokens: Token[]): Root {
       }
       case "footnote_block_close": {
         const heading = element("h2", { className: ["sr-only"], id: "footnote-label" }, [
-          text("Footnotes"),
+          text(labels.heading),
         ]);
         const list = element("ol", {}, wrap(frame.children, true));
         parent.push(

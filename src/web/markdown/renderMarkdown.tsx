@@ -1,6 +1,7 @@
 import type { Root } from "hast";
 import type { MouseEvent, ReactNode } from "react";
 import type { Components } from "react-markdown";
+import type { FootnoteLabels } from "./footnoteLabels.ts";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { hastToElements } from "./hastToElements.ts";
@@ -117,6 +118,6 @@ export function renderMarkdown(
 }
 
 /** The notes' list of a text rendered in pieces (see FootnoteLedger), after its last piece. */
-export function renderFootnoteList(ledger: FootnoteLedger): ReactNode {
-  return toElements(footnoteListToHast(ledger));
+export function renderFootnoteList(ledger: FootnoteLedger, labels?: FootnoteLabels): ReactNode {
+  return toElements(footnoteListToHast(ledger, labels));
 }
