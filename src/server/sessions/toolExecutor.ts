@@ -208,7 +208,7 @@ export class ToolExecutor {
     try {
       const request = step.request(input, context);
       // The registry settles it when the signal aborts (InteractionPort): no watch of our own,
-      // ≈1.9 KB for every call waiting on the user (issue 15).
+      // ≈0.6 KB for every call waiting on the user (issue 15).
       asked = this.deps.interactions.askQuestions(
         sessionId,
         { toolName: step.asker, toolCallId: call.callId, ...request },
