@@ -14,7 +14,7 @@ import { PageLoading } from "./layout/PageLoading.tsx";
 import { TeardownScope } from "./layout/teardown.tsx";
 import { leavingProps, type Mounted, useLeaving } from "./layout/useLeaving.ts";
 import { showsLongText } from "./markdown/blockRuns.ts";
-import { LocalizedFootnotes } from "./markdown/footnoteLabelsContext.tsx";
+import { LocalizedFootnotes } from "./markdown/footnoteNamingContext.tsx";
 import { SessionList } from "./sessions/SessionList.tsx";
 import { useTheme } from "./settings/useTheme.ts";
 import { useAppStore } from "./store/store.ts";

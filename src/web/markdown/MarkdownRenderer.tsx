@@ -2,9 +2,9 @@ import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useS
 import { flushSync } from "react-dom";
 import { useTeardown } from "../layout/teardown.tsx";
 import { PAGE_BLOCKS } from "./blockRuns.ts";
-import type { FootnoteLabels } from "./footnoteLabels.ts";
-import { useFootnoteLabels } from "./footnoteLabelsContext.tsx";
 import { FootnoteLedger } from "./footnoteLedger.ts";
+import type { FootnoteNaming } from "./footnoteNaming.ts";
+import { useFootnoteNaming } from "./footnoteNamingContext.tsx";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
@@ -15,23 +15,25 @@ const Block = memo(function Block({
   text,
   definitions,
   footnotes,
+  naming,
 }: {
   text: string;
   definitions: string;
   footnotes: FootnotesBefore | undefined;
+  naming: FootnoteNaming;
 }) {
-  return renderMarkdown(text, definitions, footnotes);
+  return renderMarkdown(text, definitions, footnotes, naming);
 });
 
 /** A text's footnotes, listed once its last piece is shown. */
 const FootnoteList = memo(function FootnoteList({
   ledger,
-  labels,
+  naming,
 }: {
   ledger: FootnoteLedger;
-  labels: FootnoteLabels;
+  naming: FootnoteNaming;
 }) {
-  return <div className="md-block">{renderFootnoteList(ledger, labels)}</div>;
+  return <div className="md-block">{renderFootnoteList(ledger, naming)}</div>;
 });
 
 // Blocks are rendered in runs of PAGE_BLOCKS: a step that adds a block re-renders only the last
@@ -46,6 +48,7 @@ const Page = memo(function Page({
   eager,
   definitions,
   ledger,
+  naming,
 }: {
   split: LazySplit;
   from: number;
@@ -54,6 +57,7 @@ const Page = memo(function Page({
   eager: number;
   definitions: string;
   ledger: FootnoteLedger | null;
+  naming: FootnoteNaming;
 }) {
   const blocks: ReactNode[] = [];
   for (let index = from; index < to; index++) {
@@ -63,6 +67,7 @@ const Page = memo(function Page({
           text={split.blocks[index] ?? ""}
           definitions={definitions}
           footnotes={ledger?.before(index)}
+          naming={naming}
         />
       </div>,
     );
@@ -149,7 +154,7 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
   const [shown, setShown] = useState(eager);
   const shownRef = useRef(shown);
   shownRef.current = shown;
-  const labels = useFootnoteLabels();
+  const naming = useFootnoteNaming();
   const teardown = useTeardown();
   const leaving = teardown?.leaving ?? false;
   useLayoutEffect(() => {
@@ -195,11 +200,12 @@ export default memo(function MarkdownRenderer({ text }: { text: string }) {
         eager={eager}
         definitions={definitions}
         ledger={ledger}
+        naming={naming}
       />,
     );
   }
   if (ledger && end === split.blocks.length && !split.has(end)) {
-    pages.push(<FootnoteList key="footnotes" ledger={ledger} labels={labels} />);
+    pages.push(<FootnoteList key="footnotes" ledger={ledger} naming={naming} />);
   }
   return <div className="markdown">{pages}</div>;
 });

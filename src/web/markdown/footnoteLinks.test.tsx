@@ -3,8 +3,8 @@ import { fireEvent, render, waitFor } from "@testing-library/react";
 import { createAppI18n } from "../i18n/i18n.ts";
 import zhCN from "../i18n/locale.zh-CN.ts";
 import { TranslationProvider } from "../i18n/useTranslation.tsx";
-import { LocalizedFootnotes } from "./footnoteLabelsContext.tsx";
 import { FootnoteLedger } from "./footnoteLedger.ts";
+import { LocalizedFootnotes } from "./footnoteNamingContext.tsx";
 import { MAX_BACK_REFERENCES } from "./gfmFootnotes.ts";
 import MarkdownRenderer from "./MarkdownRenderer.tsx";
 import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
@@ -55,6 +55,33 @@ describe("footnote links (R5)", () => {
     expect(container.querySelector("section.footnotes h2")?.textContent).toBe("Footnotes");
   });
 
+  it("[R5][W5] two texts with notes on one page share no id: each reference scrolls to its own note and is described by its own heading", () => {
+    // Two messages that both say [^ttl], and the same plan shown twice.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    const { container } = render(
+      <>
+        <MarkdownRenderer text={plan} />
+        <MarkdownRenderer text={plan.replace("Five minutes", "Ten minutes")} />
+        <MarkdownRenderer text={plan} />
+      </>,
+    );
+    const ids = [...container.querySelectorAll("[id]")].map((element) => element.id);
+    expect(ids).toHaveLength(9); // per text: the reference, its note, the notes' heading
+    expect(new Set(ids).size).toBe(ids.length);
+    const texts = [...container.querySelectorAll(":scope > .markdown")];
+    texts.forEach((text, i) => {
+      const reference = text.querySelector<HTMLAnchorElement>("a[data-footnote-ref]")!;
+      const description = reference.getAttribute("aria-describedby")!;
+      expect(text.querySelector(`[id="${description}"]`)?.textContent).toBe("Footnotes");
+      fireEvent.click(reference);
+      expect(scrolled[i]?.closest("li")?.textContent).toContain(i === 1 ? "Ten" : "Five");
+      expect(text.contains(scrolled[i] ?? null)).toBe(true);
+    });
+  });
+
   it("[R5] an agent's in-text link with a malformed escape neither throws nor leaves the page", () => {
     window.location.hash = "#/s/session-1";
     const { container } = render(
@@ -86,17 +113,19 @@ describe("footnote links (R5)", () => {
     expect(
       container.lastElementChild?.lastElementChild?.querySelector("section.footnotes"),
     ).not.toBeNull();
+    // Ids are scoped to the text (see the test above): user-content-<scope>-fnref-ttl.
+    const unscoped = (id: string) => id.replace(/^user-content-[A-Za-z0-9]+-/, "");
     const numbers = [...container.querySelectorAll("a[data-footnote-ref]")].map((a) => [
-      a.id,
+      unscoped(a.id),
       a.textContent,
     ]);
     expect(numbers).toEqual([
-      ["user-content-fnref-ttl", "1"],
-      ["user-content-fnref-miss", "2"],
-      ["user-content-fnref-ttl-2", "1"],
+      ["fnref-ttl", "1"],
+      ["fnref-miss", "2"],
+      ["fnref-ttl-2", "1"],
     ]);
     const notes = [...container.querySelectorAll("section.footnotes li")].map((li) => li.id);
-    expect(notes).toEqual(["user-content-fn-ttl", "user-content-fn-miss"]);
+    expect(notes.map(unscoped)).toEqual(["fn-ttl", "fn-miss"]);
   });
 
   it("[R5] a note referenced thousands of times lists a bounded number of ways back, so a hostile plan cannot make its list one huge task", () => {

@@ -1,8 +1,8 @@
 import type { Element, ElementContent, Properties, Root, Text } from "hast";
 import type { Env, Token } from "markdown-it";
 import { defaultUrlTransform } from "react-markdown";
-import { ENGLISH_FOOTNOTE_LABELS, type FootnoteLabels } from "./footnoteLabels.ts";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
+import { type FootnoteNaming, REMARK_FOOTNOTE_NAMING } from "./footnoteNaming.ts";
 import {
   type FootnotesBefore,
   foldLabel,
@@ -67,7 +67,7 @@ function plainText(tokens: Token[]): string {
     .join("");
 }
 
-function inline(tokens: Token[]): Child[] {
+function inline(tokens: Token[], naming: FootnoteNaming): Child[] {
   const stack: Child[][] = [[]];
   // Opening tokens whose element was skipped (linkify matches GFM would not link).
   const skipped: boolean[] = [];
@@ -126,7 +126,7 @@ function inline(tokens: Token[]): Child[] {
         stack.pop();
         break;
       case "footnote_ref":
-        push(top(), footnoteReference(token));
+        push(top(), footnoteReference(token, naming));
         break;
       case "image": {
         const image = element("img");
@@ -149,36 +149,39 @@ const safeLabel = (label: string) => parser.normalizeLink(foldLabel(label));
 /** `-2`, `-3`… for a note's second and later references. */
 const repeat = (subId: number) => (subId > 0 ? `-${subId + 1}` : "");
 /** The id of a note in the list. */
-const noteId = (label: string) => `${FOOTNOTE_PREFIX}fn-${safeLabel(label)}`;
+const noteId = (label: string, { scope }: FootnoteNaming) =>
+  `${FOOTNOTE_PREFIX}${scope}fn-${safeLabel(label)}`;
 /** The id of a note's reference, its first or a later one. */
-const referenceId = (label: string, subId: number) =>
-  `${FOOTNOTE_PREFIX}fnref-${safeLabel(label)}${repeat(subId)}`;
+const referenceId = (label: string, subId: number, { scope }: FootnoteNaming) =>
+  `${FOOTNOTE_PREFIX}${scope}fnref-${safeLabel(label)}${repeat(subId)}`;
+/** The id of the notes' hidden heading, which every reference names as its description. */
+const headingId = ({ scope }: FootnoteNaming) => `${scope}footnote-label`;
 
-function footnoteReference(token: Token): Element {
+function footnoteReference(token: Token, naming: FootnoteNaming): Element {
   const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
   const link = element(
     "a",
     {
-      href: `#${noteId(label)}`,
-      id: referenceId(label, subId),
+      href: `#${noteId(label, naming)}`,
+      id: referenceId(label, subId, naming),
       dataFootnoteRef: true,
-      ariaDescribedBy: ["footnote-label"],
+      ariaDescribedBy: [headingId(naming)],
     },
     [text(String(id + 1))],
   );
   return element("sup", {}, [link]);
 }
 
-function footnoteBackReference(token: Token, labels: FootnoteLabels): Element {
+function footnoteBackReference(token: Token, naming: FootnoteNaming): Element {
   const { id, subId, label } = token.meta as { id: number; subId: number; label: string };
   const children: Child[] = [text("↩")];
   if (subId > 0) children.push(element("sup", {}, [text(String(subId + 1))]));
   return element(
     "a",
     {
-      href: `#${referenceId(label, subId)}`,
+      href: `#${referenceId(label, subId, naming)}`,
       dataFootnoteBackref: "",
-      ariaLabel: labels.backTo(`${id + 1}${repeat(subId)}`),
+      ariaLabel: naming.backTo(`${id + 1}${repeat(subId)}`),
       className: ["data-footnote-backref"],
     },
     children,
@@ -262,31 +265,30 @@ function envWith(definitions: string): Env {
 /**
  * Converts markdown to the hast tree react-markdown renders (GFM, no raw HTML, safe URLs).
  * `definitions` are the whole document's link reference definitions when this is one piece;
- * `footnotes`, the notes its earlier pieces referenced (its own list of notes is then left out).
+ * `footnotes`, the notes its earlier pieces referenced (its own list of notes is then left out);
+ * `naming`, how its notes are named.
  */
 export function markdownToHast(
   markdown: string,
   definitions = "",
   footnotes?: FootnotesBefore,
+  naming = REMARK_FOOTNOTE_NAMING,
 ): Root {
   const env = envWith(definitions);
-  // A whole text's own list: the app draws every text with notes in pieces (footnoteListToHast).
-  if (footnotes === undefined) {
-    return tokensToHast(parser.parse(markdown, env), ENGLISH_FOOTNOTE_LABELS);
-  }
+  if (footnotes === undefined) return tokensToHast(parser.parse(markdown, env), naming);
   Object.assign(env, footnoteEnv(footnotes));
   const tokens = parser.parse(markdown, env);
   // A piece's own list would hold only the notes seen so far; the text's list comes after the last.
   const list = tokens.findIndex((token) => token.type === "footnote_block_open");
-  return tokensToHast(list === -1 ? tokens : tokens.slice(0, list), ENGLISH_FOOTNOTE_LABELS);
+  return tokensToHast(list === -1 ? tokens : tokens.slice(0, list), naming);
 }
 
 /** The notes' list of a text rendered in pieces, for after its last piece. */
-export function footnoteListToHast(ledger: FootnoteLedger, labels = ENGLISH_FOOTNOTE_LABELS): Root {
-  return tokensToHast(ledger.listTokens(), labels);
+export function footnoteListToHast(ledger: FootnoteLedger, naming = REMARK_FOOTNOTE_NAMING): Root {
+  return tokensToHast(ledger.listTokens(), naming);
 }
 
-function tokensToHast(tokens: Token[], labels: FootnoteLabels): Root {
+function tokensToHast(tokens: Token[], naming: FootnoteNaming): Root {
   const tight = new WeakSet<Element>();
   const stack: Frame[] = [{ token: null, children: [] }];
   // Items of an open list, kept raw until the list closes and its looseness is known.
@@ -301,7 +303,7 @@ function tokensToHast(tokens: Token[], labels: FootnoteLabels): Root {
       continue;
     }
     if (token.nesting === 0) {
-      if (token.type === "inline") frame.children.push(...inline(token.children ?? []));
+      if (token.type === "inline") frame.children.push(...inline(token.children ?? [], naming));
       else if (token.type === "fence" || token.type === "code_block") {
         frame.children.push(codeBlock(token));
       } else if (token.type === "hr") frame.children.push(element("hr"));
@@ -310,7 +312,7 @@ function tokensToHast(tokens: Token[], labels: FootnoteLabels): Root {
         if (subId >= MAX_BACK_REFERENCES) continue;
         // In the note's last paragraph after a space; between two of a note's anchors, a space.
         if (frame.token?.type === "paragraph_open" || subId > 0) push(frame.children, text(" "));
-        push(frame.children, footnoteBackReference(token, labels));
+        push(frame.children, footnoteBackReference(token, naming));
       } else if (token.type === "html_block") {
         frame.children.push(text(token.content.replace(/\n$/, "")));
       }
@@ -352,12 +354,12 @@ function tokensToHast(tokens: Token[], labels: FootnoteLabels): Root {
         break;
       case "footnote_close": {
         const { label } = open.meta as { label: string };
-        parent.push(element("li", { id: noteId(label) }, wrap(frame.children, true)));
+        parent.push(element("li", { id: noteId(label, naming) }, wrap(frame.children, true)));
         break;
       }
       case "footnote_block_close": {
-        const heading = element("h2", { className: ["sr-only"], id: "footnote-label" }, [
-          text(labels.heading),
+        const heading = element("h2", { className: ["sr-only"], id: headingId(naming) }, [
+          text(naming.heading),
         ]);
         const list = element("ol", {}, wrap(frame.children, true));
         parent.push(

@@ -1,8 +1,8 @@
 import type { Root } from "hast";
 import type { MouseEvent, ReactNode } from "react";
 import type { Components } from "react-markdown";
-import type { FootnoteLabels } from "./footnoteLabels.ts";
 import type { FootnoteLedger } from "./footnoteLedger.ts";
+import type { FootnoteNaming } from "./footnoteNaming.ts";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { hastToElements } from "./hastToElements.ts";
 import { footnoteListToHast, markdownToHast } from "./markdownToHast.ts";
@@ -86,16 +86,19 @@ const toElements = (tree: Root): ReactNode => hastToElements(tree, components);
 /**
  * Markdown as React elements, built the way react-markdown builds them from the same tree.
  * `definitions`: the whole document's link reference definitions, when `text` is one piece;
- * `footnotes`: the notes its earlier pieces referenced, when the document has notes.
+ * `footnotes`: the notes its earlier pieces referenced, when the document has notes, and `naming`
+ * how they are named.
  */
 export function renderMarkdown(
   text: string,
   definitions = "",
   footnotes?: FootnotesBefore,
+  naming?: FootnoteNaming,
 ): ReactNode {
-  // A piece's footnote numbers depend on the pieces before it, not on its text alone.
+  // A piece's footnote numbers depend on the pieces before it, and its ids on the text it is
+  // part of: not cached.
   if (footnotes !== undefined && text.includes("[^")) {
-    return toElements(markdownToHast(text, definitions, footnotes));
+    return toElements(markdownToHast(text, definitions, footnotes, naming));
   }
   // Definitions matter only to a piece that can hold a reference link.
   const used = definitions !== "" && text.includes("[") ? definitions : "";
@@ -118,6 +121,6 @@ export function renderMarkdown(
 }
 
 /** The notes' list of a text rendered in pieces (see FootnoteLedger), after its last piece. */
-export function renderFootnoteList(ledger: FootnoteLedger, labels?: FootnoteLabels): ReactNode {
-  return toElements(footnoteListToHast(ledger, labels));
+export function renderFootnoteList(ledger: FootnoteLedger, naming?: FootnoteNaming): ReactNode {
+  return toElements(footnoteListToHast(ledger, naming));
 }
