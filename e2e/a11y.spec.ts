@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+import { connectAgent } from "./mcpAgent.ts";
 import { modelEcho, QuestionsPage } from "./pages/questions.ts";
 import { ShellPage } from "./pages/shell.ts";
 
@@ -143,6 +144,45 @@ test.describe("questions", () => {
 
     await expect(card).toBeHidden();
     expect(await modelEcho(page)).toMatch(/^The user approved your plan\./);
+  });
+});
+
+test.describe("an agent's plans with notes", () => {
+  test.use({ scenario: "demo" });
+
+  test("[W5][R5] two plans with the same notes on one page, the decided one unfolded and its revision on the card: no shared ids, no axe violations", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    const questions = new QuestionsPage(page);
+    await shell.open(server.url);
+    const agent = await connectAgent(server);
+    const plan = (minutes: number) =>
+      `# Plan: cache the catalog\n\nCache the lookups[^ttl].\n\n[^ttl]: ${minutes} minutes.\n`;
+    const first = agent.callTool({ name: "review_plan", arguments: { plan: plan(5) } });
+    await page.getByTestId("session-item").filter({ hasText: "outside-agent" }).click();
+    await questions.planButton(questions.planCard(REVIEW), "approve").click();
+    await first;
+    const second = agent.callTool({ name: "review_plan", arguments: { plan: plan(10) } });
+    const card = questions.planCard(REVIEW);
+    await expect(card.getByText("10 minutes.")).toBeVisible();
+    await page.getByTestId("entry-plan-decided").locator("summary").click();
+    await expect(page.getByTestId("entry-plan-decided").getByText("5 minutes.")).toBeVisible();
+
+    const ids = await page
+      .locator("section.footnotes, a[data-footnote-ref]")
+      .evaluateAll((elements) =>
+        elements.flatMap((element) =>
+          [element, ...element.querySelectorAll("[id]")].map((e) => e.id).filter(Boolean),
+        ),
+      );
+    expect(ids).toHaveLength(6); // per plan: its reference, its note and its notes' heading
+    expect(new Set(ids).size).toBe(6);
+    await expectNoViolations(page);
+    await questions.planButton(card, "approve").click();
+    await second;
+    await agent.close();
   });
 });
 
