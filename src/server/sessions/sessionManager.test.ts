@@ -306,9 +306,9 @@ describe("session manager and turn loop", () => {
   it("[Q8][X1] a call waiting on the user puts one abort listener on its signal, the registry's, and its abort still ends it at once", async () => {
     // Issue 15: thousands of agents' calls wait at once; a second watcher per call was ≈0.6 KB.
     const write = writingTool("Scribble");
-    open(scripted(), { tools: new ToolRegistry([...defaultTools(), write]) });
-    const { id } = manager.create({ title: "agent" });
     const tools = new ToolRegistry([...defaultTools(), write]);
+    open(scripted(), { tools });
+    const { id } = manager.create({ title: "agent" });
     const watched = (controller: AbortController) => {
       const listening = new Set<unknown>();
       const signal = controller.signal;
