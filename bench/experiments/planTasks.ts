@@ -35,6 +35,18 @@ try {
       ? (i: number) => loadBigPlan().replace(/^(#{1,6} .*)$/gm, `$1 (run ${i})`)
       : Object.entries(planShapes).find(([n]) => n.includes(shapeWord))?.[1];
   if (!make) throw new Error("no shape");
+  // PLAN_PRIME=1: a small plan card shown and withdrawn first, to see what a warm card saves.
+  if (process.env.PLAN_PRIME) {
+    const shown = events.next((e) => e.type === "complete", 60_000, "complete");
+    await server.ask(
+      sessionId,
+      planReviewQuestion("prime", `# Plan\n\n- one\n- two\n\n${BIG_PLAN_END}\n`),
+      "ExitPlanMode",
+    );
+    await shown;
+    await server.abortHead(sessionId);
+    await sleep(1000);
+  }
   // PLAN_PROFILE_OUT=file.cpuprofile: a sampling CPU profile of the same runs (use PLAN_MINIFY=0).
   const cdp = process.env.PLAN_PROFILE_OUT ? await page.context().newCDPSession(page) : undefined;
   if (cdp) {

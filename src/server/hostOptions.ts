@@ -26,7 +26,6 @@ export function serverOptionsFor(
     workspace: options.workspace,
     dbPath: options.dbPath,
     port,
-    ...(options.host !== undefined ? { host: options.host } : {}),
     model: models.model,
     catalog: models.catalog,
     providerFor: (ref) => models.providerFor(ref),
