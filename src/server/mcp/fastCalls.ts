@@ -152,6 +152,10 @@ export class FastCall<O extends StreamOwner = StreamOwner> implements CallFollow
     this.streams.ended(this, result, error);
   }
 
+  get listening(): boolean {
+    return !this.finished && this.response !== undefined;
+  }
+
   get wantsProgress(): boolean {
     return this.progressToken !== undefined;
   }

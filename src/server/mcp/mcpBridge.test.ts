@@ -484,6 +484,46 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     );
     expect(resolved?.entry).toMatchObject({ outcome: { type: "aborted" } });
   });
+  for (const path of ["fast path", "SDK path (roots)"] as const) {
+    it(`[B3] a cancel ends only its own request: the card stays while another session of the agent awaits the same call, and goes with the last cancel (${path})`, async () => {
+      const root = path === "fast path" ? undefined : test.workspace;
+      const twins = await Promise.all([
+        connect("twin-agent", root === undefined ? {} : { root }),
+        connect("twin-agent", root === undefined ? {} : { root }),
+      ]);
+      const pendingCount = (sessionId: string) =>
+        test.server.interactions.pending(sessionId).length;
+      try {
+        const controllers = twins.map(() => new AbortController());
+        const calls: Promise<unknown>[] = [];
+        for (const [i, twin] of twins.entries()) {
+          calls.push(
+            twin.callTool({ name: "ask_user_question", arguments: databaseAsk }, undefined, {
+              signal: controllers[i]!.signal,
+            }),
+          );
+          if (i === 0) await pendingSoon();
+        }
+        const { session } = await pendingSoon();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Joined (B3): one card, awaited by both requests.
+        expect(pendingCount(session.id)).toBe(1);
+        controllers[0]!.abort("retrying");
+        await expect(calls[0]).rejects.toThrow();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(pendingCount(session.id)).toBe(1);
+        controllers[1]!.abort("gave up");
+        await expect(calls[1]).rejects.toThrow();
+        for (let i = 0; i < 200 && pendingCount(session.id) > 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        expect(pendingCount(session.id)).toBe(0);
+      } finally {
+        await Promise.all(twins.map((twin) => twin.close()));
+      }
+    });
+  }
+
   it("[B1] tools declare input and output schemas; results carry structuredContent with the text", async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {
@@ -512,6 +552,20 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
     expect(todos.structuredContent).toEqual({
       todos: [{ content: "Ship it", status: "pending", priority: "low" }],
     });
+  });
+
+  it("[B1][Q8] questions withdrawn by the user's Stop still return structured content, which the SDK client checks", async () => {
+    await client.listTools();
+    const call = client.callTool({ name: "ask_user_question", arguments: databaseAsk });
+    const { session } = await pendingSoon();
+    test.server.sessions.cancelTurn(session.id);
+    const reply = (await call) as ToolReply;
+    expect(reply.structuredContent).toEqual({
+      status: "withdrawn",
+      answers: {},
+      continuedAutomatically: false,
+    });
+    expect(textOf(reply)).toContain("the user stopped the turn");
   });
 
   it("[B1] a validation error is a clear error result, each problem said once", async () => {

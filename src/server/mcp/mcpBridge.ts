@@ -97,6 +97,7 @@ type Intake = [McpConnection, McpFastCall, unknown];
  * a waiting request holds this object instead of closures.
  */
 class Waiter {
+  /** Progress beats sent; -1 once this request no longer waits. */
   private beats = 0;
   private readonly token: string | number | undefined;
 
@@ -114,7 +115,9 @@ class Waiter {
   }
 
   handleEvent(): void {
-    this.bridge.withdraw(this.connection, this.call);
+    this.bridge.withdraw(this.connection, this.call, this);
+    // The call goes on for another request awaiting it; this one's cancel ends only itself.
+    this.done();
   }
 
   beat(): void {
@@ -132,6 +135,8 @@ class Waiter {
   }
 
   done(): void {
+    if (this.beats < 0) return;
+    this.beats = -1;
     if (this.token !== undefined) this.bridge.stopInforming(this);
     this.extra.signal.removeEventListener("abort", this);
     this.call.waiters -= 1;
@@ -414,7 +419,7 @@ export class McpBridge {
       }
       // As the SDK aborts its handlers: an agent's DELETE withdraws (B3 rules in withdraw).
       for (const fast of [...connection.fast.values()]) {
-        if (fast.call) this.withdraw(connection, fast.call);
+        if (fast.call) this.withdraw(connection, fast.call, fast);
         this.release(connection, fast);
         fast.end();
       }
@@ -510,7 +515,7 @@ export class McpBridge {
       // The SDK answers the notification (202); the call it names is ours to withdraw.
       const fast = connection.fast.get(cancelled);
       if (fast) {
-        if (fast.call) this.withdraw(connection, fast.call);
+        if (fast.call) this.withdraw(connection, fast.call, fast);
         this.release(connection, fast);
         fast.end();
       }
@@ -653,11 +658,13 @@ export class McpBridge {
     return connection.server.server.getClientCapabilities()?.roots !== undefined;
   }
 
-  /** B3: only the agent's own cancel withdraws the question; losing the connection does not. */
-  withdraw(connection: McpConnection, call: WaitingCall): void {
+  /**
+   * B3: only the agent's own cancel withdraws the question; losing the connection does not, and
+   * neither does a cancel (or a DELETE) while another request still listens for the same call.
+   */
+  withdraw(connection: McpConnection, call: WaitingCall, self: Waiter | McpFastCall): void {
     if (connection.quiet || this.closing) return;
-    // Ending one MCP session (DELETE) leaves a call that another session of the agent awaits.
-    if (connection.ended && call.waiters > 1) return;
+    if (call.awaitedBesides(self)) return;
     call.cancel(
       connection.ended ? "the agent ended its MCP session" : "the agent cancelled the call",
     );

@@ -38,8 +38,10 @@ export interface McpToolResult extends ToolResult {
 export const mcpOutputSchemas = {
   [MCP_ASK_TOOL]: z.object({
     status: z
-      .enum(["answered", "cancelled"])
-      .describe("answered: the user answered (maybe not every question); cancelled: dismissed."),
+      .enum(["answered", "cancelled", "withdrawn"])
+      .describe(
+        "answered: the user answered (maybe not every question); cancelled: the user dismissed them; withdrawn: no answer is coming (the user stopped the turn, or the call was cancelled).",
+      ),
     answers: QuestionAnswers,
     continuedAutomatically: z
       .boolean()
@@ -96,8 +98,10 @@ const askTool: ToolContract<AskUserQuestionInput, FilledAskUserQuestionInput> = 
     ...askUserQuestionStep,
     decide(input, outcome) {
       const decision = askUserQuestionStep.decide(input, outcome);
-      if (decision.type === "modify" || outcome.type !== "cancelled") return decision;
-      const structured = { status: "cancelled", answers: {}, continuedAutomatically: false };
+      if (decision.type === "modify") return decision;
+      // B1: every result of a tool with an output schema carries its structured content.
+      const status = outcome.type === "cancelled" ? "cancelled" : "withdrawn";
+      const structured = { status, answers: {}, continuedAutomatically: false };
       return { type: "deny", result: { ...decision.result, structured } as McpToolResult };
     },
   },

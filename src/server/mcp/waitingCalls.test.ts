@@ -80,6 +80,8 @@ describe("waiting calls (B3)", () => {
     );
     const heard: string[] = [];
     const follower = (name: string) => ({
+      finished: false,
+      listening: true,
       callEnded: (result: McpToolResult | undefined, error: unknown) => {
         heard.push(`${name}:${result?.output ?? String(error)}:${calls.size}`);
       },
@@ -98,5 +100,28 @@ describe("waiting calls (B3)", () => {
     await failing.result.catch(() => {});
     await Promise.resolve();
     expect(heard.at(-1)).toBe("third:Error: the log refused it:0");
+  });
+
+  it("[B3] a call is awaited besides one request only by another that can hear its answer", () => {
+    const calls = new WaitingCalls();
+    const call = calls.join("sess_1", "ask", {}, () => new Promise(() => {}));
+    const request = (listening: boolean) => ({ finished: false, listening, callEnded() {} });
+    const mine = request(true);
+    call.waiters = 1;
+    call.follow(mine);
+    expect(call.awaitedBesides(mine)).toBe(false);
+    const dropped = request(false);
+    call.waiters = 2;
+    call.follow(dropped);
+    expect(call.awaitedBesides(mine)).toBe(false);
+    // A request the SDK holds (no follower) always counts.
+    call.waiters = 3;
+    expect(call.awaitedBesides(mine)).toBe(true);
+    // Mine, the dropped one and another fast request that listens.
+    const other = calls.join("sess_1", "ask", { other: true }, () => new Promise(() => {}));
+    for (const follower of [mine, dropped, request(true)]) other.follow(follower);
+    other.waiters = 3;
+    expect(other.awaitedBesides(mine)).toBe(true);
+    expect(other.awaitedBesides(dropped)).toBe(true);
   });
 });

@@ -72,6 +72,10 @@ export function callKey(sessionId: string, name: string, args: unknown): string 
  */
 export interface CallFollower {
   callEnded(result: McpToolResult | undefined, error: unknown): void;
+  /** Ended: answered, cancelled or closed. */
+  readonly finished: boolean;
+  /** Its agent's stream is open, so the answer reaches it now (not dropped, B3). */
+  readonly listening: boolean;
 }
 
 /**
@@ -96,6 +100,19 @@ export class WaitingCall {
   /** Withdraws the call: its question is aborted. */
   cancel(reason: string): void {
     this.signal.abort(reason);
+  }
+
+  /**
+   * B3: whether a request besides `self` (one of the `waiters`) awaits the call and would hear
+   * its answer. A followed request whose agent dropped its stream does not count: its agent has
+   * moved on to a retry, or comes back to an answer or a withdrawal alike.
+   */
+  awaitedBesides(self: unknown): boolean {
+    let others = this.waiters - 1;
+    for (const follower of [this.followers ?? []].flat()) {
+      if (follower !== self && !follower.finished && !follower.listening) others -= 1;
+    }
+    return others > 0;
   }
 
   /** Told when the call ends, after the calls before it, as promise reactions would be. */
