@@ -29,7 +29,13 @@ export interface AccessRequest {
 export type AccessDecision =
   /** `person` is set when a named token (S3) let the request in; the default token has none. */
   | { type: "allow"; person?: string }
-  | { type: "refuse"; status: 401 | 403; body: string }
+  | {
+      type: "refuse";
+      status: 401 | 403;
+      body: string;
+      /** B2: an agent's 401 says how to authenticate (RFC 6750's WWW-Authenticate). */
+      challenge?: string;
+    }
   /** The page was opened with the right `?token=`: keep it in a cookie, drop it from the URL. */
   | { type: "redirect"; location: string; setCookie: string };
 
@@ -66,13 +72,8 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
     return refuse(403, FOREIGN_ORIGIN);
 
   const url = new URL(request.url, `http://127.0.0.1:${server.port}`);
+  if (route === "agent") return agentAccess(headers.authorization, url, server);
   const credential = credentialOf(url, headers.cookie, server.port);
-  if (route === "agent") {
-    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "")?.[1];
-    const given = bearer ?? (credential.source === "none" ? undefined : credential.token);
-    if (given === undefined) return refuse(401, UNAUTHORIZED_PAGE);
-    return tokensMatch(given, server.token) ? { type: "allow" } : refuse(403, FORBIDDEN_PAGE);
-  }
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
   const isOwner = tokensMatch(credential.token, server.token);
   const person = isOwner ? undefined : server.personOf?.(credential.token);
@@ -99,6 +100,53 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
       sameSite: "Strict",
       ...(secure ? { secure: true } : {}),
     }),
+  };
+}
+
+const BEARER_CHALLENGE = 'Bearer realm="plangate"';
+
+/**
+ * B2: an agent's token only as a bearer header, never from the URL (logs keep URLs) or a cookie
+ * (a browser sends that on its own); a refusal is a 401 naming the scheme and, per RFC 6750,
+ * what was wrong with the request.
+ */
+function agentAccess(
+  authorization: string | undefined,
+  url: URL,
+  server: AccessServer,
+): AccessDecision {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+  if (bearer !== undefined && tokensMatch(bearer, server.token)) return { type: "allow" };
+  // S3: a person's token opens the page, not the agents' route.
+  if (bearer !== undefined && server.personOf?.(bearer) !== undefined) {
+    return {
+      type: "refuse",
+      status: 403,
+      body: "plangate: that token is a person's; an agent uses the workspace's token.\n",
+      challenge: `${BEARER_CHALLENGE}, error="insufficient_scope"`,
+    };
+  }
+  if (bearer !== undefined) {
+    return {
+      type: "refuse",
+      status: 401,
+      body: "plangate: that access token is wrong. Use the token in the URL that plangate printed when it started.\n",
+      challenge: `${BEARER_CHALLENGE}, error="invalid_token"`,
+    };
+  }
+  if (url.searchParams.has("token")) {
+    return {
+      type: "refuse",
+      status: 401,
+      body: "plangate: send the token in the Authorization header (Bearer), not in the URL.\n",
+      challenge: `${BEARER_CHALLENGE}, error="invalid_request", error_description="send the token in the Authorization header, never in the URL"`,
+    };
+  }
+  return {
+    type: "refuse",
+    status: 401,
+    body: "plangate: /mcp needs the access token as an Authorization: Bearer header.\n",
+    challenge: BEARER_CHALLENGE,
   };
 }
 

@@ -320,7 +320,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       ? { maxWaitingPerSession: options.mcpMaxWaitingPerSession }
       : {}),
   });
-  await registerMcpRoute(app, mcp, { token: () => token });
+  await registerMcpRoute(app, mcp);
   // U3 (web push)
   const push = wirePush(app, {
     keysDir: options.pushKeysDir ?? join(workspace, ".zcode"),
@@ -484,6 +484,7 @@ function checkAccess(
       if (decision.person !== undefined) rememberPerson(request.raw, decision.person);
       return undefined;
     case "refuse":
+      if (decision.challenge !== undefined) reply.header("www-authenticate", decision.challenge);
       return reply
         .code(decision.status)
         .type("text/plain; charset=utf-8")

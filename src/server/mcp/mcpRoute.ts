@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { tokensMatch } from "../http/auth.ts";
 import { releaseHeaders } from "./heldRequest.ts";
 import type { McpBridge } from "./mcpBridge.ts";
 
@@ -10,8 +9,6 @@ export const MCP_PATH = "/mcp";
 
 /** Batches left the protocol with this revision (B2). */
 const NO_BATCHES_FROM = "2025-06-18";
-
-const BEARER_CHALLENGE = 'Bearer realm="plangate"';
 
 /** A JSON-RPC error that answers no request in particular, as the transport sends them. */
 function rpcError(reply: FastifyReply, status: number, code: number, message: string) {
@@ -31,11 +28,7 @@ function headerOf(value: string | string[] | undefined): string | undefined {
  * session. Host, Origin and the token are checked by the server's access hook first; the
  * rules below are the ones MCP adds for this route.
  */
-export async function registerMcpRoute(
-  app: FastifyInstance,
-  bridge: McpBridge,
-  access: { token: () => string },
-): Promise<void> {
+export async function registerMcpRoute(app: FastifyInstance, bridge: McpBridge): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
@@ -43,17 +36,10 @@ export async function registerMcpRoute(
       { parseAs: "string", bodyLimit: MAX_BODY_BYTES },
       (_, body, done) => done(null, body),
     );
-    // B2: every 401 on this route names the scheme, whoever refused the request.
-    scope.addHook("onSend", async (_request, reply, payload) => {
-      if (reply.statusCode === 401 && !reply.hasHeader("www-authenticate")) {
-        reply.header("www-authenticate", BEARER_CHALLENGE);
-      }
-      return payload;
-    });
     scope.route({
       method: ["GET", "POST", "DELETE"],
       url: MCP_PATH,
-      preHandler: async (request, reply) => checkTransportRules(request, reply, bridge, access),
+      preHandler: async (request, reply) => checkTransportRules(request, reply, bridge),
       handler: async (request, reply) => {
         const held = request as FastifyRequest & { mcpBody?: unknown };
         const body = held.mcpBody;
@@ -81,35 +67,12 @@ export async function registerMcpRoute(
   });
 }
 
-/** B2: the token only as a bearer header, JSON bodies, and no batches on current revisions. */
+/** B2: JSON bodies, and no batches on current revisions (the bearer token is checked first, R7). */
 async function checkTransportRules(
   request: FastifyRequest,
   reply: FastifyReply,
   bridge: McpBridge,
-  access: { token: () => string },
 ): Promise<FastifyReply | undefined> {
-  const url = new URL(request.url, "http://plangate.invalid");
-  if (url.searchParams.has("token")) {
-    return reply
-      .code(401)
-      .header(
-        "www-authenticate",
-        `${BEARER_CHALLENGE}, error="invalid_request", error_description="send the token in the Authorization header, never in the URL"`,
-      )
-      .type("text/plain; charset=utf-8")
-      .send("plangate: send the token in the Authorization header (Bearer), not in the URL.\n");
-  }
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
-  if (bearer === undefined || !tokensMatch(bearer, access.token())) {
-    return reply
-      .code(401)
-      .header(
-        "www-authenticate",
-        `${BEARER_CHALLENGE}, error="${bearer === undefined ? "invalid_request" : "invalid_token"}"`,
-      )
-      .type("text/plain; charset=utf-8")
-      .send("plangate: /mcp needs the access token as an Authorization: Bearer header.\n");
-  }
   if (request.method !== "POST") return undefined;
   let body: unknown;
   try {

@@ -80,7 +80,7 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     await test.stop();
   });
 
-  it("[B2] 401 names the Bearer scheme; the token is taken only from the Authorization header", async () => {
+  it("[B2] 401 names the Bearer scheme (invalid_token for a wrong one); the token is taken only from the Authorization header", async () => {
     await start();
     const init = agent.request("initialize", {
       protocolVersion: "2025-11-25",
@@ -90,6 +90,10 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     const missing = await agent.post(init, { authorization: "" });
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer /);
+
+    const wrong = await agent.post(init, { authorization: "Bearer not-the-token" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token"/);
 
     const inQuery = await fetch(`${test.origin}/mcp?token=${test.server.token}`, {
       method: "POST",

@@ -128,6 +128,7 @@ describe("[S3] named access tokens against the running server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
     });
     expect(mcp.status).toBe(403);
+    expect(mcp.headers.get("www-authenticate")).toMatch(/error="insufficient_scope"/);
   });
 });
 
