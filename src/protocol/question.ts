@@ -1,5 +1,10 @@
 import { z } from "zod/mini";
-import { answerHasChoice, uniqueOptionLabels, uniqueQuestionTexts } from "./rules.ts";
+import {
+  answerHasChoice,
+  questionNotBlank,
+  uniqueOptionLabels,
+  uniqueQuestionTexts,
+} from "./rules.ts";
 
 /**
  * The longest plan (a question's detail, an edited plan): a 300 KB plan file (issue 15's goal).
@@ -85,10 +90,17 @@ export const AskUserQuestionItems = z
   .array(AskUserQuestionItem)
   .check(z.minLength(1), z.maxLength(4), uniqueQuestions);
 
-/** Q1/Q2: the batch a model writes: the same questions, never an intent (I3). */
+const notBlank = /* @__PURE__ */ z.refine<ModelQuestionItem>(questionNotBlank, {
+  message: "the question, its header and its option labels must not be blank",
+});
+
+/**
+ * Q1/Q2: the batch a model writes: the same questions, never an intent (I3), and none blank
+ * (stored questions stay as they were written, so only new input is held to that).
+ */
 export const ModelQuestionItems = z
   // Pure, so a bundle that never uses it drops it (the page: vite.config.ts treeshake).
-  .array(/* @__PURE__ */ QuestionFields.check(uniqueLabels))
+  .array(/* @__PURE__ */ QuestionFields.check(uniqueLabels, notBlank))
   .check(z.minLength(1), z.maxLength(4), uniqueQuestions, z.describe("One to four questions."));
 export type ModelQuestionItem = z.infer<typeof QuestionFields>;
 

@@ -21,11 +21,23 @@ export function planNotBlank(plan: string): boolean {
   return plan.trim() !== "";
 }
 
+/** Q1/Q3: what a model or an agent writes says something: no blank question, header or label. */
+export function questionNotBlank(item: {
+  question: string;
+  header: string;
+  options: { label: string }[];
+}): boolean {
+  return [item.question, item.header, ...item.options.map((o) => o.label)].every(
+    (text) => text.trim() !== "",
+  );
+}
+
 /** Every refinement by the name a compiled schema refers to it with. */
 export const RULES = {
   uniqueOptionLabels,
   uniqueQuestionTexts,
   answerHasChoice,
   planNotBlank,
+  questionNotBlank,
 } as const;
 export type RuleName = keyof typeof RULES;

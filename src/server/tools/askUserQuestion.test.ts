@@ -66,6 +66,12 @@ describe("AskUserQuestion contract", () => {
       { questions: [{ ...colourQuestion, options: [{ label: "a" }, { label: "a" }] }] },
     ],
     ["duplicate question texts", { questions: [colourQuestion, colourQuestion] }],
+    ["a blank question", { questions: [{ ...colourQuestion, question: "   " }] }],
+    ["a blank header", { questions: [{ ...colourQuestion, header: " " }] }],
+    [
+      "a blank option label",
+      { questions: [{ ...colourQuestion, options: [{ label: "Red" }, { label: " \t" }] }] },
+    ],
     [
       "five questions",
       { questions: [1, 2, 3, 4, 5].map((n) => ({ ...colourQuestion, question: `${n}?` })) },
