@@ -34,6 +34,20 @@ describe("Composer modes", () => {
     expect(input).toHaveValue("half a thought");
   });
 
+  it("[W5][P2] Esc, then Shift+Tab, moves focus back out of the box and leaves the mode alone", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer(plan);
+    await user.type(input, "half a thought");
+    await user.keyboard("{Escape}{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([]);
+    expect(input).not.toHaveFocus();
+    // Only the Shift+Tab right after Esc: back in the box, it switches the mode again.
+    await user.click(input);
+    await user.keyboard("{Escape}a{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([{ type: "mode.set", sessionId: "s1", mode: "build" }]);
+    expect(input).toHaveFocus();
+  });
+
   it("[X1] in a session an agent drives over MCP, the box writes to it and offers no mode", async () => {
     const user = userEvent.setup();
     const entry = { ...created, model: "mcp/claude-code", mode: build } as SessionEntry;

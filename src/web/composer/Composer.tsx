@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useState } from "react";
+import { type KeyboardEvent, type RefObject, useRef, useState } from "react";
 import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
@@ -35,6 +35,8 @@ export function Composer({
   const mcpClient = model !== null && isDrivenOverMcp(model) ? mcpClientOf(model) : null;
   const mode = useSessionMode(sessionId);
   const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
+  // W5: Esc, then Shift+Tab, moves focus back as it would anywhere else (no keyboard trap).
+  const shiftTabLeaves = useRef(false);
 
   // W7: a message typed offline is held and sent on reconnect; commands need the connection.
   const submit = () => {
@@ -49,10 +51,13 @@ export function Composer({
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (completion.onKeyDown(event)) return;
+    const leaving = shiftTabLeaves.current;
+    shiftTabLeaves.current = event.key === "Escape" || (leaving && event.key === "Shift");
     // P2: Shift+Tab cycles the mode (plan → build → edit → yolo); plain Tab still leaves the box.
     // An agent over MCP (X1) runs its own modes; there is none to cycle here.
     if (
       mcpClient === null &&
+      !leaving &&
       event.key === "Tab" &&
       event.shiftKey &&
       !event.nativeEvent.isComposing
