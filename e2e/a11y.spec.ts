@@ -55,6 +55,26 @@ test.describe("shell", () => {
     await expectNoViolations(page);
   });
 
+  test("[W5] the skip link moves focus to the main area and keeps the open session", async ({
+    page,
+    server,
+  }) => {
+    const shell = new ShellPage(page);
+    await shell.startSession(server.url, "What is in this project?");
+    await expect(
+      shell.assistantMessages.last().getByRole("heading", { name: "What I found" }),
+    ).toBeVisible();
+    const route = new URL(page.url()).hash;
+    expect(route).toMatch(/^#\/s\//);
+    const skip = page.getByRole("link", { name: "Skip to the main content" });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, skip);
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main#main")).toBeFocused();
+    expect(new URL(page.url()).hash).toBe(route);
+    await expect(shell.assistantMessages.last()).toBeVisible();
+  });
+
   test("[W5] the settings page has no axe violations", async ({ page, server }) => {
     const shell = new ShellPage(page);
     await shell.open(server.url);

@@ -74,7 +74,15 @@ export function App() {
     <LocalizedFootnotes>
       <div className="app">
         <LazyAttention />
-        <a className="skip-link" href="#main">
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(event) => {
+            // The route lives in the hash: following #main would close the open session.
+            event.preventDefault();
+            document.getElementById("main")?.focus();
+          }}
+        >
           {t("app.skipToMain")}
         </a>
         <nav className="sidebar" aria-label={t("sidebar.label")}>
