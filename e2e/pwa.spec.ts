@@ -10,10 +10,12 @@ test("[U2] the app installs: a manifest with an SVG icon, and a service worker t
   const shell = new ShellPage(page);
   await shell.open(server.url);
 
-  const manifest = await page.evaluate(async () => {
-    const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
-    return link ? ((await (await fetch(link.href)).json()) as Record<string, unknown>) : null;
-  });
+  // The manifest as the browser itself loads it (a <link> fetch, not the page's fetch).
+  const cdp = await page.context().newCDPSession(page);
+  const loaded = await cdp.send("Page.getAppManifest");
+  expect(loaded.errors).toEqual([]);
+  expect(loaded.data, "the browser loaded no manifest").toBeTruthy();
+  const manifest = JSON.parse(loaded.data ?? "null") as Record<string, unknown> | null;
   expect(manifest).toMatchObject({ name: "plangate", display: "standalone" });
   expect(manifest?.icons).toEqual(
     expect.arrayContaining([expect.objectContaining({ type: "image/svg+xml" })]),
@@ -21,6 +23,10 @@ test("[U2] the app installs: a manifest with an SVG icon, and a service worker t
 
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(scope).toBe(`${server.origin}/`);
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  // Playwright's contexts are off the record, which alone would keep a browser from installing.
+  const blocking = installabilityErrors.filter((error) => error.errorId !== "in-incognito");
+  expect(blocking).toEqual([]);
 
   // Controlled from the next load on: socket traffic, a session and an MCP request happen.
   await page.reload();
