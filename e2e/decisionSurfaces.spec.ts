@@ -177,6 +177,25 @@ test("[I7][W9][W11] Chat about it keeps the plan as a card, says what happens ne
   await shell.expectMode("plan");
 });
 
+test("[W6] a transcript longer than the window scrolls in its own pane: the page itself never scrolls", async ({
+  page,
+  server,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { shell, questions, card } = await longPlan(page, server.url, "en");
+  await questions.planButton(card, "chat").click();
+  for (let i = 1; i <= 8; i++) {
+    await shell.send(`FEEDBACK message ${i}`);
+    await expect(page.getByText(`Model heard: FEEDBACK message ${i}`)).toBeVisible();
+  }
+  // Each message's heading is read by screen readers only; none may stretch the page.
+  const heights = await page.evaluate(() => ({
+    page: document.documentElement.scrollHeight,
+    window: window.innerHeight,
+  }));
+  expect(heights.page).toBeLessThanOrEqual(heights.window);
+});
+
 test("[W10] a three-question batch with one page unanswered reaches the review page, which shows the gap", async ({
   page,
   server,
