@@ -52,6 +52,11 @@ describe("plan comments for the model", () => {
 
   it("[V2] Refuse with comments is feedback whose text carries them; [V4] an approval keeps them as notes", () => {
     const comments = [comment("a", 2, 2, "One", "Name the file")];
+    const spanning = [comment("b", 2, 4, "One", "Split these")];
+    const approvedSpan = verdictOf({
+      "Review this implementation plan": { labels: ["Approve"], review: { comments: spanning } },
+    });
+    expect(approvedSpan.type === "approve" && approvedSpan.note).toContain("- Lines 2-4 (");
     const refused = verdictOf({
       "Review this implementation plan": { labels: ["Refuse"], review: { comments } },
     });
@@ -61,7 +66,7 @@ describe("plan comments for the model", () => {
       "Review this implementation plan": { labels: ["Approve"], other: "Go", review: { comments } },
     });
     expect(approved.type === "approve" && approved.note).toBe(
-      "Go\n\n- Lines 2 (Plan > Steps), on “One”: Name the file",
+      "Go\n\n- Line 2 (Plan > Steps), on “One”: Name the file",
     );
   });
 
@@ -90,7 +95,7 @@ describe("plan comments for the model", () => {
         },
       },
     });
-    expect(text).toContain("Lines 1 (Plan > Steps), on “Plan”: Rename");
+    expect(text).toContain("Line 1 (Plan > Steps), on “Plan”: Rename");
     expect(text.indexOf("Rename")).toBeLessThan(text.indexOf("Split it"));
   });
 });

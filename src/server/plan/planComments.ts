@@ -57,7 +57,9 @@ export function planCommentsNote(comments: readonly PlanComment[]): string {
   return inPlanOrder(comments)
     .map((comment) => {
       const quote = comment.anchor.quote.split("\n").join(" ");
-      return `- Lines ${lineLabel(comment.anchor.lines)} (${sectionLabel(comment)}), on “${quote}”: ${comment.text}`;
+      const { start, end } = comment.anchor.lines;
+      const lines = start === end ? `Line ${start}` : `Lines ${start}-${end}`;
+      return `- ${lines} (${sectionLabel(comment)}), on “${quote}”: ${comment.text}`;
     })
     .join("\n");
 }
