@@ -187,6 +187,10 @@ for (const locale of ["en", "zh-CN"] as const) {
           await shell.open(server.url);
           await page.getByTestId("inbox-link").click();
           await expect(page.getByTestId("inbox-item")).toHaveCount(4);
+          // A plan review is named by its plan's title, not by the asker's English question.
+          await expect(
+            page.getByTestId("inbox-item").filter({ hasText: "Plan: tidy the README" }),
+          ).toHaveCount(1);
           await expect(page).toHaveScreenshot(`inbox-${size.name}-${locale}.png`);
         } finally {
           client.socket.close();

@@ -3,6 +3,7 @@ export * from "./drivers.ts";
 export * from "./entries.ts";
 export * from "./errors.ts";
 export * from "./frames.ts";
+export * from "./headline.ts";
 export * from "./inbox.ts";
 export * from "./interactions.ts";
 export * from "./modes.ts";

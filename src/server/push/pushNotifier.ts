@@ -1,4 +1,5 @@
 import {
+  headlineOf,
   type InboxChangedFrame,
   type InboxItem,
   isDrivenOverMcp,
@@ -97,10 +98,7 @@ export class PushNotifier {
     const session = this.deps.session(request.sessionId);
     const model = session?.model ?? "";
     const overMcp = isDrivenOverMcp(model);
-    const text =
-      request.kind === "permission"
-        ? `${request.toolName} ${request.summary}`
-        : (request.questions[0]?.question ?? request.toolName);
+    const text = headlineOf(request);
     const payload: PushPayload = {
       interactionId: request.interactionId,
       sessionId: request.sessionId,

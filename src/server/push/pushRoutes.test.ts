@@ -60,7 +60,7 @@ describe("web push over the real server", () => {
       agent: "plangate",
       overMcp: false,
       sessionTitle: "Notes",
-      text: "Write notes.md",
+      text: "Write · notes.md",
       actions: [
         { id: "allow_once", label: "Allow once" },
         { id: "deny", label: "Deny" },

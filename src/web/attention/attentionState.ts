@@ -113,7 +113,3 @@ export function waitingKindOf(request: InteractionRequest): WaitingKind {
     ? "review"
     : "question";
 }
-
-export function waitingTextOf(request: InteractionRequest): string | undefined {
-  return request.kind === "permission" ? request.summary : request.questions[0]?.question;
-}

@@ -1,5 +1,6 @@
+import { headlineOf } from "../../protocol/index.ts";
 import type { WebData } from "../store/types.ts";
-import { type WaitingItem, waitingKindOf, waitingTextOf } from "./attentionState.ts";
+import { type WaitingItem, waitingKindOf } from "./attentionState.ts";
 
 /**
  * Everything waiting for the user across sessions. A session this tab follows is described
@@ -14,9 +15,8 @@ export function waitingItems(state: Pick<WebData, "views" | "sessions">): Waitin
         sessionId: view.sessionId,
         kind: waitingKindOf(pending.request),
         countdown: pending.countdown,
+        text: headlineOf(pending.request),
       };
-      const text = waitingTextOf(pending.request);
-      if (text !== undefined) item.text = text;
       items.push(item);
     }
   }

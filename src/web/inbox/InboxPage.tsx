@@ -1,12 +1,13 @@
 import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import {
+  headlineOf,
   type InboxItem,
   isDrivenOverMcp,
   mcpClientOf,
   queuePositions,
   type SessionSummary,
 } from "../../protocol/index.ts";
-import { waitingKindOf, waitingTextOf } from "../attention/attentionState.ts";
+import { waitingKindOf } from "../attention/attentionState.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { CountdownChip } from "../questions/CountdownChip.tsx";
@@ -78,10 +79,7 @@ const InboxRow = memo(function InboxRow({
   const overMcp = isDrivenOverMcp(model);
   const agent = overMcp ? mcpClientOf(model) : t("agent.own");
   const kind = waitingKindOf(request);
-  const text =
-    request.kind === "permission"
-      ? `${request.toolName} · ${request.summary}`
-      : (waitingTextOf(request) ?? request.toolName);
+  const text = headlineOf(request);
   const panelId = `inbox-card-${request.interactionId}`;
   return (
     <li

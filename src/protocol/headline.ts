@@ -1,0 +1,30 @@
+import type { InteractionRequest } from "./interactions.ts";
+
+const LONGEST = 120;
+
+/**
+ * U1/U3: the line that names a waiting request in a list or a notification. A plan review is
+ * named by its plan's first line (its title), not by its question, which a server-side asker
+ * words the same way, in English, for every plan; a question by its text; a permission by the
+ * tool and what it touches.
+ */
+export function headlineOf(request: InteractionRequest): string {
+  if (request.kind === "permission") return `${request.toolName} · ${request.summary}`;
+  const first = request.questions[0];
+  if (first?.intent?.kind === "plan-review" && first.detail !== undefined) {
+    const title = firstLineOf(first.detail);
+    if (title !== "") return title;
+  }
+  return first?.question ?? request.toolName;
+}
+
+/** The first line with text, without its heading marks, at most LONGEST characters. */
+function firstLineOf(markdown: string): string {
+  const line = markdown.split("\n").find((text) => text.trim() !== "") ?? "";
+  const text = line
+    .replace(/^\s{0,3}#{1,6}(\s+|$)/, "")
+    .replace(/\s+#+\s*$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > LONGEST ? `${text.slice(0, LONGEST - 1)}…` : text;
+}
