@@ -177,6 +177,28 @@ test("[I7][W9][W11] Chat about it keeps the plan as a card, says what happens ne
   await shell.expectMode("plan");
 });
 
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`[W6][U1] a long plan opened in the inbox keeps its decisions in view at ${viewport.width}×${viewport.height}`, async ({
+    page,
+    server,
+  }) => {
+    await page.setViewportSize(viewport);
+    const { questions } = await longPlan(page, server.url, "en");
+    await page.getByTestId("inbox-link").click();
+    // Oldest first: the server is shared, so this test's plan is the last of its kind.
+    const row = page.getByTestId("inbox-item").filter({ hasText: "Plan: a long migration" }).last();
+    await row.locator(".inbox-row").click();
+    const card = row.locator(".inbox-card");
+    await expect(card.getByRole("heading", { name: "Plan: a long migration" })).toBeVisible();
+    for (const action of ["chat", "refuse", "approve"] as const) {
+      await expectReachable(questions.planButton(card, action));
+    }
+  });
+}
+
 test("[W6] a transcript longer than the window scrolls in its own pane: the page itself never scrolls", async ({
   page,
   server,

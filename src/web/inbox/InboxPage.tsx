@@ -47,6 +47,11 @@ function InboxCard({ item, onChat }: { item: InboxItem; onChat(): void }) {
   );
 }
 
+/** W6: an opened card is scrolled into view whole, decisions included. */
+function revealWhole(panel: HTMLElement | null): void {
+  panel?.scrollIntoView({ block: "nearest" });
+}
+
 interface InboxRowProps {
   item: InboxItem;
   /** Q7: how many of its session's items wait before it. */
@@ -119,7 +124,7 @@ const InboxRow = memo(function InboxRow({
         </span>
       </button>
       {open ? (
-        <div id={panelId} className="inbox-card" data-inbox-card="">
+        <div id={panelId} className="inbox-card" data-inbox-card="" ref={revealWhole}>
           <InboxCard item={item} onChat={() => client.openSession(request.sessionId)} />
         </div>
       ) : null}
