@@ -49,7 +49,7 @@ function InboxCard({ item, onChat }: { item: InboxItem; onChat(): void }) {
 
 /** W6: an opened card is scrolled into view whole, decisions included. */
 function revealWhole(panel: HTMLElement | null): void {
-  panel?.scrollIntoView({ block: "nearest" });
+  panel?.scrollIntoView?.({ block: "nearest" });
 }
 
 interface InboxRowProps {
