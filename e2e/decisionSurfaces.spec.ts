@@ -145,9 +145,9 @@ test("[I7][P9][W9] Refuse with feedback: the caret goes to the box, the model he
   await expect(decided.locator("summary")).toHaveText(
     `Revision 1 · refused — feedback: ${FEEDBACK}`,
   );
-  await expect(page.getByTestId("next-step")).toHaveText(
-    questions.copy["nextStep.refusedWithFeedback"],
-  );
+  // I7: this scripted model only repeats the feedback and ends its turn, revising nothing, so
+  // no line says it is revising the plan.
+  await expect(page.getByTestId("next-step")).toHaveCount(0);
   await expect(page.getByText(questions.copy["planReview.strip"], { exact: true })).toHaveCount(0);
   await shell.expectMode("plan");
 
@@ -196,6 +196,23 @@ for (const viewport of [
     for (const action of ["chat", "refuse", "approve"] as const) {
       await expectReachable(questions.planButton(card, action));
     }
+  });
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`[W6][V7] with a long plan card open, the transcript keeps a few lines in view at ${viewport.width}×${viewport.height}`, async ({
+    page,
+    server,
+  }) => {
+    await page.setViewportSize(viewport);
+    const { questions, card } = await longPlan(page, server.url, "en");
+    const transcript = page.locator(".session-pane:not([hidden]) > .transcript-scroller");
+    const height = await transcript.evaluate((element) => element.clientHeight);
+    expect(height).toBeGreaterThanOrEqual(80);
+    await expectReachable(questions.planButton(card, "approve"));
   });
 }
 

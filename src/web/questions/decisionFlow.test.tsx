@@ -142,6 +142,27 @@ describe("decision surfaces in the composer area", () => {
     );
   });
 
+  it("[I7] after an approval the line says the agent carries the plan out, until its turn has ended", () => {
+    const approved: SessionEntry[] = [
+      { kind: "turn.started" },
+      { kind: "interaction.requested", request: review },
+      {
+        kind: "interaction.resolved",
+        interactionId: "r1",
+        outcome: {
+          type: "answered",
+          answers: { [review.questions[0]!.question]: { labels: ["Approve"] } },
+          auto: false,
+        },
+      },
+    ];
+    const carrying = renderArea(approved);
+    expect(screen.getByTestId("next-step")).toHaveTextContent("Plan approved.");
+    carrying.unmount();
+    renderArea([...approved, { kind: "turn.ended", reason: "completed" }]);
+    expect(screen.queryByTestId("next-step")).toBeNull();
+  });
+
   it("[I7] the next-step line goes once the user writes again", () => {
     renderArea([
       { kind: "interaction.requested", request: review },
