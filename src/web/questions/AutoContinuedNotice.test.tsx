@@ -41,6 +41,27 @@ describe("AutoContinuedNotice", () => {
     expect(screen.queryByRole("radio")).not.toBeInTheDocument();
   });
 
+  it("[W11] focus goes to the message box once the late answer is sent, and back to Answer now when closed", async () => {
+    const box = document.createElement("textarea");
+    box.id = "composer-input";
+    document.body.append(box);
+    try {
+      const { rerender, user } = setup();
+      await user.click(screen.getByRole("button", { name: "Answer now" }));
+      await user.click(screen.getByRole("button", { name: "Close late answer" }));
+      expect(screen.getByRole("button", { name: "Answer now" })).toHaveFocus();
+      await user.click(screen.getByRole("button", { name: "Answer now" }));
+      await user.click(screen.getByRole("radio", { name: "SQLite" }));
+      await user.click(screen.getByRole("button", { name: "Next" }));
+      await user.click(screen.getByRole("button", { name: "Review answers" }));
+      await user.click(screen.getByRole("button", { name: "Submit with 1 skipped" }));
+      rerender({ receipt: { ok: true } });
+      expect(box).toHaveFocus();
+    } finally {
+      box.remove();
+    }
+  });
+
   it("[X2] keeps the flow open with a message when the late answer is rejected", async () => {
     const { rerender, user } = setup();
     await user.click(screen.getByRole("button", { name: "Answer now" }));

@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { QuestionAnswers, QuestionRequest } from "../../protocol/index.ts";
+import { COMPOSER_INPUT_ID } from "../composer/Composer.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { GenericQuestionFlow } from "./GenericQuestionFlow.tsx";
 import type { ReceiptView } from "./types.ts";
@@ -20,13 +21,29 @@ export function AutoContinuedNotice({ request, onAnswerNow, receipt }: AutoConti
   const { t } = useTranslation("question");
   const [view, setView] = useState<View>("closed");
   const accepted = view === "sent" && receipt?.ok === true;
+  const answerNow = useRef<HTMLButtonElement>(null);
+  const opened = useRef(false);
+  // W11: the flow leaves with the focus in it; closed, focus goes back to "Answer now", sent, to
+  // the message box, where the user goes on.
+  useEffect(() => {
+    if (view === "answering") opened.current = true;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!opened.current || !lost) return;
+    if (view === "closed") answerNow.current?.focus();
+    else if (accepted) document.getElementById(COMPOSER_INPUT_ID)?.focus();
+  }, [view, accepted]);
 
   return (
     <div className="qlate">
       <p className="qlate-line">
         <span>{t("autoContinued.text")}</span>
         {view === "closed" && (
-          <button type="button" className="qbtn qbtn--link" onClick={() => setView("answering")}>
+          <button
+            type="button"
+            ref={answerNow}
+            className="qbtn qbtn--link"
+            onClick={() => setView("answering")}
+          >
             {t("autoContinued.answerNow")}
           </button>
         )}
