@@ -201,7 +201,7 @@ for (const viewport of [
 
 for (const viewport of [
   { width: 1280, height: 800 },
-  { width: 390, height: 844 },
+  { width: 1366, height: 768 },
 ]) {
   test(`[W6][V7] with a long plan card open, the transcript keeps a few lines in view at ${viewport.width}×${viewport.height}`, async ({
     page,
