@@ -2,8 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { releaseHeaders } from "./heldRequest.ts";
 import type { McpBridge } from "./mcpBridge.ts";
 
-/** A plan of MAX_PLAN_CHARS (300,000) characters plus JSON escaping fits with room to spare. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest call the tool schemas admit: four questions, each with a detail of MAX_PLAN_CHARS
+ * (300,000) characters, JSON-escaped as \uXXXX (6 bytes a character, as Python's json.dumps
+ * writes CJK by default) is 7.2 MB; a review_plan call is a quarter of that.
+ */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export const MCP_PATH = "/mcp";
 
@@ -36,6 +40,18 @@ export async function registerMcpRoute(app: FastifyInstance, bridge: McpBridge):
       { parseAs: "string", bodyLimit: MAX_BODY_BYTES },
       (_, body, done) => done(null, body),
     );
+    // B2: an agent reads JSON-RPC errors; Fastify's own (a body over the limit) are worded so.
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status >= 500) request.log.error(error);
+      const message =
+        status === 413
+          ? `Request too large: at most ${MAX_BODY_BYTES / 1024 / 1024} MB a message`
+          : status >= 500
+            ? "Internal error"
+            : `Invalid Request: ${error.message}`;
+      return rpcError(reply, status, status >= 500 ? -32603 : -32600, message);
+    });
     scope.route({
       method: ["GET", "POST", "DELETE"],
       url: MCP_PATH,

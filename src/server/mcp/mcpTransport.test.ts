@@ -194,6 +194,34 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect(malformed.json).toMatchObject({ error: { code: -32700 } });
   });
 
+  it("[B2][R2] the largest call the schemas admit is taken; a body past the limit is a JSON-RPC error", async () => {
+    await start();
+    await agent.initialize();
+    // Four questions with the longest detail, every character escaped as \uXXXX (7.2 MB).
+    const detail = "计".repeat(300_000);
+    const questions = ["One?", "Two?", "Three?", "Four?"].map((question, i) => ({
+      question,
+      header: `Q${i}`,
+      options: [{ label: "Yes" }, { label: "No" }],
+      multiSelect: false,
+      detail,
+    }));
+    const escaped = JSON.stringify(
+      agent.request("tools/call", { name: "ask_user_question", arguments: { questions } }),
+    ).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    expect(escaped.length).toBeGreaterThan(7_000_000);
+    const dropped = new AbortController();
+    const largest = agent.post(escaped, {}, { signal: dropped.signal }).catch(() => undefined);
+    // Taken: its card waits for the user.
+    expect((await pendingSoon()).pending).toHaveLength(1);
+    dropped.abort();
+    await largest;
+
+    const tooLarge = await agent.post(`${escaped}${" ".repeat(1_500_000)}`);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+  });
+
   it("[B2] requests without a session or with an unknown one are refused; DELETE ends a session", async () => {
     await start();
     const list = agent.request("tools/list");
