@@ -11,6 +11,7 @@ import { TestClient } from "../testing/wsClient.ts";
 import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
 import { exitPlanModeTool } from "../tools/exitPlanMode.ts";
 import { ToolRegistry } from "../tools/registry.ts";
+import { clientNameOf } from "./mcpBridge.ts";
 
 interface ToolReply {
   content: { type: string; text: string }[];
@@ -743,5 +744,16 @@ describe("late answers over MCP (B7, X2)", () => {
     })) as ToolReply;
     expect(textOf(after)).not.toMatch(/SQLite/);
     await agent.close();
+  });
+});
+
+describe("an agent's name as its session key (B6)", () => {
+  it("[B6] keeps letters of every script, so differently named agents stay apart", () => {
+    expect(clientNameOf("光")).not.toBe(clientNameOf("月"));
+    expect(clientNameOf("光")).toBe("光");
+    expect(clientNameOf("Claude Code")).toBe("Claude-Code");
+    expect(clientNameOf(" /../evil\n")).toBe("..-evil");
+    expect(clientNameOf("")).toBe("agent");
+    expect([...clientNameOf("名".repeat(60))]).toHaveLength(40);
   });
 });

@@ -173,11 +173,15 @@ export type McpTarget =
   | { ok: true; connection: McpConnection }
   | { ok: false; status: number; code: number; message: string };
 
-function clientNameOf(raw: string | undefined): string {
-  const name = (raw ?? "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40);
+/**
+ * B6: the agent's name keys its session, so two agents named in any script stay apart: letters
+ * and digits of every script are kept, anything else (spaces, slashes, controls) is a dash.
+ */
+export function clientNameOf(raw: string | undefined): string {
+  const name = [...(raw ?? "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}._-]+/gu, "-")]
+    .slice(0, 40)
+    .join("")
+    .replace(/^-+|-+$/g, "");
   return name || "agent";
 }
 
