@@ -303,6 +303,17 @@ describe("PlanReviewPanel, decisions that hold up", () => {
     );
   });
 
+  it("[X1][I5] a plan an agent sends over MCP is not described in plangate's plan mode", () => {
+    setup(builtIn, { toolName: "review_plan" }, "zh-CN");
+    expect(screen.getByRole("button", { name: "批准" })).toHaveAttribute(
+      "title",
+      "智能体将执行这份计划。",
+    );
+    expect(screen.getByRole("button", { name: "拒绝" }).getAttribute("title")).not.toMatch(
+      /计划模式/,
+    );
+  });
+
   it("[W6] only the plan body scrolls; the strip and the decision row are fixed parts", () => {
     setup();
     const body = screen.getByRole("region", { name: "Plan" });

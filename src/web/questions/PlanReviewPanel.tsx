@@ -89,8 +89,10 @@ export function PlanReviewPanel({
   const focusFeedback = useRef(false);
   const builtIn = toolName !== undefined && BUILT_IN_REVIEW_TOOLS.has(toolName);
   const cardName = builtIn ? t("planReview.cardName") : question.question;
-  const approveHint = builtIn ? t("planReview.approveHint") : approve.description || undefined;
-  const refuseHint = builtIn ? t("planReview.refuseHint") : refuse?.description || undefined;
+  // An agent over MCP (X1) has no plan mode of plangate's to leave or stay in.
+  const hints = toolName === "review_plan" ? "planReview.agent" : "planReview";
+  const approveHint = builtIn ? t(`${hints}.approveHint`) : approve.description || undefined;
+  const refuseHint = builtIn ? t(`${hints}.refuseHint`) : refuse?.description || undefined;
   // The plan body, not a button, takes focus: Enter on a focused Approve would be an accident.
   useClaimFocus(bodyRef);
 
