@@ -74,6 +74,7 @@ export function App() {
     <LocalizedFootnotes>
       <div className="app">
         <LazyAttention />
+        {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link; with script it focuses the main area without touching the hash route */}
         <a
           className="skip-link"
           href="#main"
