@@ -42,6 +42,8 @@ test("[U2] on a touch phone a question's controls are 44 px targets", async ({ p
   await shell.startSession(server.url, "ask me a batch");
   await questions.waitForFlow();
   expect(await smallTargets(page)).toEqual([]);
+  // A touch screen has no number keys: the card does not offer them.
+  await expect(questions.flow.getByText(/Number keys pick an option/)).toBeHidden();
 });
 
 test("[U2] on a touch phone the plan card's controls are 44 px targets", async ({

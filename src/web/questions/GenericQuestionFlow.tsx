@@ -284,8 +284,8 @@ export function GenericQuestionFlow({
             </div>
           )}
           <p className="qflow-hint">
-            {t(item.multiSelect ? "generic.pickAny" : "generic.pickOne")} ·{" "}
-            {t("generic.keyboardHint")}
+            {t(item.multiSelect ? "generic.pickAny" : "generic.pickOne")}
+            <span className="qflow-keys-hint"> · {t("generic.keyboardHint")}</span>
           </p>
           <ol ref={optionsRef} className="qflow-options">
             {item.options.map((option, index) => {

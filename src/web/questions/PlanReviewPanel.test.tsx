@@ -424,6 +424,8 @@ describe("PlanReviewPanel, approving (V4, V5, V8, V9)", () => {
     });
     expect(screen.getByText("Unchanged since revision 2")).toBeInTheDocument();
     expect(screen.queryByText(/lines since revision/)).not.toBeInTheDocument();
+    // Nothing changed, so no changes to show.
+    expect(screen.queryByRole("button", { name: /Show changes/ })).not.toBeInTheDocument();
   });
 
   it("[V6] Edit plan turns the body into the markdown; Approve sends the edited text", async () => {

@@ -225,14 +225,17 @@ export function PlanReviewPanel({
                 : t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
             </span>
           )}
-          <button
-            type="button"
-            className="qbtn qbtn--link"
-            aria-pressed={showChanges}
-            onClick={() => setShowChanges((shown) => !shown)}
-          >
-            {t("planReview.showChanges", { number: revision.number - 1 })}
-          </button>
+          {/* An unchanged revision has no changes to show. */}
+          {counts !== undefined && counts.added + counts.removed === 0 ? null : (
+            <button
+              type="button"
+              className="qbtn qbtn--link"
+              aria-pressed={showChanges}
+              onClick={() => setShowChanges((shown) => !shown)}
+            >
+              {t("planReview.showChanges", { number: revision.number - 1 })}
+            </button>
+          )}
         </div>
       )}
       <section
