@@ -85,6 +85,8 @@ test.describe("with a short countdown", () => {
       await expect(notice.getByRole("status")).toHaveText(
         "Your late answer was sent to the agent.",
       );
+      // W11: focus goes on to the message box, not the page body.
+      await expect(shell.composer).toBeFocused();
 
       const reply = shell.assistantMessages.filter({ hasText: "Late answer received." });
       await expect(reply).toContainText("Which colour should the button be?");
