@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import type { PlanComment } from "../../../protocol/index.ts";
 import { useTranslation } from "../../i18n/useTranslation.tsx";
 import type { FollowUpStatus } from "./anchors.ts";
@@ -132,9 +132,11 @@ export const CommentCard = memo(function CommentCard({
     setEditing(false);
   };
   const quote = excerpt(comment.anchor.quote);
+  // W5: "Edit" and "Remove" say which comment they act on when read out of context.
+  const quoteId = useId();
   return (
     <article className="qcomment" aria-label={t("planReview.comments.cardName", { quote })}>
-      <p className="qcomment-quote">
+      <p className="qcomment-quote" id={quoteId}>
         <q>{quote}</q> <LinesLabel lines={comment.anchor.lines} />
       </p>
       {editing ? (
@@ -157,6 +159,7 @@ export const CommentCard = memo(function CommentCard({
               ref={editRef}
               type="button"
               className="qbtn qbtn--link"
+              aria-describedby={quoteId}
               disabled={disabled}
               onClick={() => setEditing(true)}
             >
@@ -165,6 +168,7 @@ export const CommentCard = memo(function CommentCard({
             <button
               type="button"
               className="qbtn qbtn--link"
+              aria-describedby={quoteId}
               disabled={disabled}
               onClick={() => onRemove(comment.id)}
             >

@@ -151,6 +151,12 @@ describe("plan comments (V1–V3)", () => {
     await user.type(edit, "1000 rows per batch");
     await user.click(within(card).getByRole("button", { name: "Save" }));
     expect(within(card).getByText("1000 rows per batch")).toBeInTheDocument();
+    // W5: read out of context, each button says which comment it acts on.
+    for (const name of ["Edit", "Remove"]) {
+      expect(within(card).getByRole("button", { name })).toHaveAccessibleDescription(
+        /Backfill the rows in small batches/,
+      );
+    }
     await user.click(within(card).getByRole("button", { name: "Remove" }));
     expect(screen.queryByRole("article")).not.toBeInTheDocument();
   });
