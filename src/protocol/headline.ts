@@ -18,9 +18,19 @@ export function headlineOf(request: InteractionRequest): string {
   return first?.question ?? request.toolName;
 }
 
-/** The first line with text, without its heading marks, at most LONGEST characters. */
+/**
+ * The first line with text, without its heading marks, at most LONGEST characters. Read up to
+ * that line only: the page names every waiting request on each store change, and a plan may be
+ * 300 KB.
+ */
 function firstLineOf(markdown: string): string {
-  const line = markdown.split("\n").find((text) => text.trim() !== "") ?? "";
+  let start = 0;
+  let line = "";
+  while (start < markdown.length && line.trim() === "") {
+    const end = markdown.indexOf("\n", start);
+    line = markdown.slice(start, end < 0 ? markdown.length : Math.min(end, start + 4 * LONGEST));
+    start = end < 0 ? markdown.length : end + 1;
+  }
   const text = line
     .replace(/^\s{0,3}#{1,6}(\s+|$)/, "")
     .replace(/\s+#+\s*$/, "")

@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, useRef } from "react";
 import { LazyAttention } from "./attention/LazyAttention.tsx";
 import { useClient } from "./client/ClientContext.tsx";
 import { useHashRoute } from "./client/useHashRoute.ts";
@@ -69,6 +69,7 @@ export function App() {
   useTheme();
   const shownSession = page === "session" ? selected : null;
   const panes = useLeaving(shownSession ?? null, sameId, paneLeavesInSteps);
+  const mainRef = useRef<HTMLElement>(null);
 
   return (
     <LocalizedFootnotes>
@@ -81,7 +82,7 @@ export function App() {
           onClick={(event) => {
             // The route lives in the hash: following #main would close the open session.
             event.preventDefault();
-            document.getElementById("main")?.focus();
+            mainRef.current?.focus();
           }}
         >
           {t("app.skipToMain")}
@@ -115,7 +116,7 @@ export function App() {
           <Header onOpenSettings={() => showPage("settings")} />
           <ConnectionBanner />
           <ErrorBanner />
-          <main id="main" className="main" tabIndex={-1}>
+          <main id="main" ref={mainRef} className="main" tabIndex={-1}>
             {panes.mounted.map((pane) => (
               <SessionPane key={pane.key} pane={pane} onLeft={() => panes.left(pane.key)} />
             ))}

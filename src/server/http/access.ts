@@ -115,39 +115,37 @@ function agentAccess(
   url: URL,
   server: AccessServer,
 ): AccessDecision {
+  const refuse = (status: 401 | 403, body: string, error?: string): AccessDecision => ({
+    type: "refuse",
+    status,
+    body: `plangate: ${body}\n`,
+    challenge: error === undefined ? BEARER_CHALLENGE : `${BEARER_CHALLENGE}, ${error}`,
+  });
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
   if (bearer !== undefined && tokensMatch(bearer, server.token)) return { type: "allow" };
   // S3: a person's token opens the page, not the agents' route.
   if (bearer !== undefined && server.personOf?.(bearer) !== undefined) {
-    return {
-      type: "refuse",
-      status: 403,
-      body: "plangate: that token is a person's; an agent uses the workspace's token.\n",
-      challenge: `${BEARER_CHALLENGE}, error="insufficient_scope"`,
-    };
+    return refuse(
+      403,
+      "that token is a person's; an agent uses the workspace's token.",
+      'error="insufficient_scope"',
+    );
   }
   if (bearer !== undefined) {
-    return {
-      type: "refuse",
-      status: 401,
-      body: "plangate: that access token is wrong. Use the token in the URL that plangate printed when it started.\n",
-      challenge: `${BEARER_CHALLENGE}, error="invalid_token"`,
-    };
+    return refuse(
+      401,
+      "that access token is wrong. Use the token in the URL that plangate printed when it started.",
+      'error="invalid_token"',
+    );
   }
   if (url.searchParams.has("token")) {
-    return {
-      type: "refuse",
-      status: 401,
-      body: "plangate: send the token in the Authorization header (Bearer), not in the URL.\n",
-      challenge: `${BEARER_CHALLENGE}, error="invalid_request", error_description="send the token in the Authorization header, never in the URL"`,
-    };
+    return refuse(
+      401,
+      "send the token in the Authorization header (Bearer), not in the URL.",
+      'error="invalid_request", error_description="send the token in the Authorization header, never in the URL"',
+    );
   }
-  return {
-    type: "refuse",
-    status: 401,
-    body: "plangate: /mcp needs the access token as an Authorization: Bearer header.\n",
-    challenge: BEARER_CHALLENGE,
-  };
+  return refuse(401, "/mcp needs the access token as an Authorization: Bearer header.");
 }
 
 /**

@@ -57,9 +57,9 @@ export function planCommentsNote(comments: readonly PlanComment[]): string {
   return inPlanOrder(comments)
     .map((comment) => {
       const quote = comment.anchor.quote.split("\n").join(" ");
-      const { start, end } = comment.anchor.lines;
-      const lines = start === end ? `Line ${start}` : `Lines ${start}-${end}`;
-      return `- ${lines} (${sectionLabel(comment)}), on “${quote}”: ${comment.text}`;
+      const { lines } = comment.anchor;
+      const word = lines.start === lines.end ? "Line" : "Lines";
+      return `- ${word} ${lineLabel(lines)} (${sectionLabel(comment)}), on “${quote}”: ${comment.text}`;
     })
     .join("\n");
 }

@@ -65,6 +65,7 @@ export function PlanReviewPanel({
     () => (previous === undefined ? undefined : changeCounts(previous.plan, plan)),
     [previous, plan],
   );
+  const unchanged = counts !== undefined && counts.added + counts.removed === 0;
   const [feedback, setFeedback] = useState(draft?.feedback ?? "");
   const [feedbackOpen, setFeedbackOpen] = useState(feedback.trim() !== "");
   const [comments, setComments] = useState<PlanComment[]>(draft?.comments ?? []);
@@ -220,13 +221,13 @@ export function PlanReviewPanel({
           )}
           {counts !== undefined && (
             <span className="qreview-change-summary">
-              {counts.added + counts.removed === 0
+              {unchanged
                 ? t("planReview.unchangedSince", { number: revision.number - 1 })
                 : t("planReview.changeSummary", { ...counts, number: revision.number - 1 })}
             </span>
           )}
           {/* An unchanged revision has no changes to show. */}
-          {counts !== undefined && counts.added + counts.removed === 0 ? null : (
+          {unchanged ? null : (
             <button
               type="button"
               className="qbtn qbtn--link"
