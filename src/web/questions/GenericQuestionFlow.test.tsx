@@ -96,6 +96,20 @@ describe("GenericQuestionFlow", () => {
     });
   });
 
+  it("[Q6][W5] Enter pressed before the last pick's effects ran still lands on the next page's first option", async () => {
+    setup([databaseItem, featuresItem]);
+    await cardFocused();
+    // Raw key events, outside act(): the page's runtime renders in a microtask and runs effects
+    // after the next paint, so Enter can come between a pick's render and its effects.
+    const press = (key: string) =>
+      document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+    press("2");
+    await Promise.resolve();
+    expect(screen.getByRole("radio", { name: "SQLite" })).toBeChecked();
+    press("Enter");
+    await waitFor(() => expect(screen.getByRole("checkbox", { name: "Search" })).toHaveFocus());
+  });
+
   it("[Q6] moves within the radio group with arrow keys", async () => {
     const { user } = setup([databaseItem]);
     await user.click(screen.getByRole("radio", { name: "Postgres (Recommended)" }));

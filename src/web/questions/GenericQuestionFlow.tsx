@@ -86,7 +86,9 @@ export function GenericQuestionFlow({
   const { latched, rejection, fire } = useOneShotLatch(receipt);
   const rootRef = useRef<HTMLElement>(null);
   const optionsRef = useRef<HTMLOListElement>(null);
-  const focusOptionsAfterPaging = useRef(false);
+  // The page whose options take focus once it is on screen. A page number, not a flag: an effect
+  // left over from an earlier render can run first (Preact flushes it before the next render).
+  const focusOptionsOfPage = useRef<number | null>(null);
   const [reviewing, setReviewing] = useState(false);
   const reviewSubmitRef = useRef<HTMLButtonElement>(null);
   const otherInputRef = useRef<HTMLInputElement>(null);
@@ -103,8 +105,8 @@ export function GenericQuestionFlow({
   }, [reviewing]);
 
   useEffect(() => {
-    if (!focusOptionsAfterPaging.current) return;
-    focusOptionsAfterPaging.current = false;
+    if (reviewing || focusOptionsOfPage.current !== page) return;
+    focusOptionsOfPage.current = null;
     const inputs = optionsRef.current?.querySelectorAll<HTMLInputElement>(
       "input[type=radio], input[type=checkbox]",
     );
@@ -138,12 +140,12 @@ export function GenericQuestionFlow({
     if (latched) return;
     if (reviewing) {
       setReviewing(false);
-      focusOptionsAfterPaging.current = true;
+      focusOptionsOfPage.current = target;
       if (target !== page) update(goToPage(state, target, total));
       return;
     }
     if (target === page) return;
-    focusOptionsAfterPaging.current = focusOptions;
+    focusOptionsOfPage.current = focusOptions ? target : null;
     update(goToPage(state, target, total));
   }
 
@@ -178,7 +180,7 @@ export function GenericQuestionFlow({
       submit(cleared);
       return;
     }
-    focusOptionsAfterPaging.current = true;
+    focusOptionsOfPage.current = page + 1;
     update(goToPage(cleared, page + 1, total));
   }
 
