@@ -81,6 +81,34 @@ describe("the CLI process", () => {
     expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 
+  it("[X1] prints the MCP endpoint and header an agent is configured with, and they work", async () => {
+    const { cli } = await start();
+    const printed = /^Agents over MCP: (\S+) with the header "Authorization: Bearer (\S+)"/m.exec(
+      cli.output,
+    );
+    expect(printed?.[2]).toBe("secret-token");
+    const response = await fetch(printed?.[1] ?? "", {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${printed?.[2]}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "printed-hint", version: "1" },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"serverInfo"');
+  });
+
   it("exits with a clear error when the given port is taken", async () => {
     const blocker: Server = createNetServer();
     await new Promise<void>((listening) => blocker.listen(0, "127.0.0.1", listening));

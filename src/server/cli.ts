@@ -47,6 +47,13 @@ function testClockFor(options: CliOptions): Clock | undefined {
   }
 }
 
+/** X1: what an agent is configured with, printed under the page's URL (README: Agents over MCP). */
+function mcpHint(pageUrl: string): string {
+  const url = new URL(pageUrl);
+  const token = url.searchParams.get("token") ?? "";
+  return `Agents over MCP: ${new URL("/mcp", url).href} with the header "Authorization: Bearer ${token}" (README: Agents over MCP)`;
+}
+
 async function main(): Promise<void> {
   if (isTokenCommand) {
     runTokenCommand(process.argv.slice(3), process.cwd(), (line) => console.log(line));
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
     console.log("On this machine:");
   }
   console.log(server.url);
+  console.log(mcpHint(server.url));
   if (!isLoopbackHost(options.host))
     console.warn(`plangate: ${remoteBindWarning(options.host, server.port, options.publicUrl)}`);
 
@@ -111,3 +119,4 @@ main().catch((error: unknown) => {
   }
   process.exit(1);
 });
+
