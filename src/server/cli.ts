@@ -119,4 +119,3 @@ main().catch((error: unknown) => {
   }
   process.exit(1);
 });
-

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LANGUAGE_STORAGE_KEY } from "../i18n/language.ts";
 import { welcomeFrame } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
@@ -51,5 +51,34 @@ describe("SettingsPage", () => {
     const { sent } = renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
     await user.selectOptions(screen.getByRole("combobox", { name: "Theme" }), "dark");
     expect(sent).toEqual([{ type: "settings.update", patch: { theme: "dark" } }]);
+  });
+
+  it("[X1] shows this server's MCP address and a Claude Code command that leaves the token to the environment", () => {
+    renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    const endpoint = `${window.location.origin}/mcp`;
+    expect(screen.getByRole("heading", { level: 3, name: "Agents over MCP" })).toBeInTheDocument();
+    expect(screen.getByText(endpoint)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `claude mcp add --transport http plangate ${endpoint} --header "Authorization: Bearer $PLANGATE_TOKEN"`,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("[X1] Copy puts the value on the clipboard and says so; a refused clipboard selects the text instead", async () => {
+    const user = userEvent.setup();
+    renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    const [copyAddress, copyCommand] = screen.getAllByRole("button", { name: "Copy" });
+    expect(copyAddress).toHaveAccessibleDescription("Address");
+    await user.click(copyAddress as HTMLElement);
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/mcp`);
+    expect(screen.getByText("Copied.")).toBeInTheDocument();
+
+    vi.spyOn(navigator.clipboard, "writeText").mockRejectedValueOnce(new Error("denied"));
+    await user.click(copyCommand as HTMLElement);
+    expect(
+      await screen.findByText("Could not copy; the text is selected, copy it with the keyboard."),
+    ).toBeInTheDocument();
+    expect(window.getSelection()?.toString()).toContain("claude mcp add");
   });
 });

@@ -7,6 +7,7 @@ import { isLanguage, LANGUAGES } from "../i18n/language.ts";
 import { prefetchLanguage } from "../i18n/resources.ts";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
+import { AgentSetup } from "./AgentSetup.tsx";
 import { formatDuration } from "./formatDuration.ts";
 import "./settings.css";
 
@@ -20,7 +21,7 @@ function safeLocalStorage(): Storage | undefined {
   }
 }
 
-/** W1/A5: auto-continue (stored on the server), language (this browser), theme. */
+/** W1/A5: auto-continue (stored on the server), language (this browser), theme; X1 agent setup. */
 export function SettingsPage({ onBack }: { onBack(): void }) {
   // Suspends (PageLoading) until the page's copy is in: it is fetched with the page (issue 15).
   const { t, i18n } = useTranslation(["settings", "common"], { useSuspense: true });
@@ -130,6 +131,8 @@ export function SettingsPage({ onBack }: { onBack(): void }) {
             </select>
           </div>
         </section>
+
+        <AgentSetup />
       </div>
     </section>
   );
