@@ -45,8 +45,8 @@ function kindOf(item: InboxItem): PushPayload["kind"] {
   return request.questions[0]?.intent?.kind === "plan-review" ? "review" : "question";
 }
 
-function actionsOf(item: InboxItem): PushPayload["actions"] {
-  const { request } = item;
+/** The buttons a notification offers for a card, and so the only answers `/push/action` takes. */
+export function notificationActions(request: InboxItem["request"]): PushPayload["actions"] {
   if (request.kind === "permission") {
     return [
       { id: "allow_once", label: "Allow once" },
@@ -107,7 +107,7 @@ export class PushNotifier {
       overMcp,
       sessionTitle: session?.title ?? "",
       text,
-      actions: actionsOf(item),
+      actions: notificationActions(item.request),
       url: `${this.deps.baseUrl()}/#/inbox`,
     };
     if (deadlineAt !== undefined) payload.deadlineAt = deadlineAt;

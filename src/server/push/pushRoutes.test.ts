@@ -8,6 +8,13 @@ import { startLoopbackPushService } from "./testing/loopbackPushService.ts";
 
 const scenario = `
 turns:${WRITE_NOTES_TURN}
+  - match: plan
+    steps:
+      - tools: [{ name: EnterPlanMode }]
+      - tools:
+          - name: ExitPlanMode
+            input: { plan: "# Drop the table\\n\\n1. Drop it." }
+      - say: "Done: {{result}}"
 `;
 
 describe("web push over the real server", () => {
@@ -95,6 +102,34 @@ describe("web push over the real server", () => {
         (frame) => frame.type === "event" && frame.entry.kind === "interaction.resolved",
       ),
     ).toHaveLength(1);
+    client.close();
+  });
+
+  it("[U3] a plan review is never answered through /push/action: notifications offer it no buttons", async () => {
+    const { client } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    client.send({ type: "session.create", title: "Plan" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: "make a plan" });
+    const requested = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "interaction.requested",
+    );
+    if (requested.entry.kind !== "interaction.requested") throw new Error("unreachable");
+    const request = requested.entry.request;
+    if (request.kind !== "question") throw new Error("a plan review is a question");
+    const approve = request.questions[0]?.options[0]?.label ?? "";
+    expect(approve).toMatch(/^Approve/);
+
+    const refused = await post("/push/action", {
+      interactionId: request.interactionId,
+      action: approve,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "INVALID_ANSWER" });
+    const { client: later } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    const inbox = await later.next("inbox.snapshot");
+    expect(inbox.items.map((item) => item.request.interactionId)).toContain(request.interactionId);
+    later.close();
     client.close();
   });
 });

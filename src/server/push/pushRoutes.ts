@@ -13,6 +13,7 @@ import {
   PUSH_BODY_LIMIT_BYTES,
   pushEndpointProblem,
 } from "./pushLimits.ts";
+import { notificationActions } from "./pushNotifier.ts";
 import type { SubscriptionStore } from "./subscriptionStore.ts";
 
 export const PUSH_PATHS = {
@@ -80,6 +81,13 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     let result: Receipt;
     if (!pending) {
       result = { ok: false, code: "UNKNOWN_INTERACTION", message: "nothing waits under that id" };
+    } else if (!notificationActions(pending.request).some((offered) => offered.id === action)) {
+      // A plan review, a batch or a multi-select is answered on its card, never from a notification.
+      result = {
+        ok: false,
+        code: "INVALID_ANSWER",
+        message: "a notification offers no such action for this card",
+      };
     } else if (pending.request.kind === "permission") {
       const decision = PermissionDecision.safeParse(action);
       result = decision.success

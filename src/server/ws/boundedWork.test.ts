@@ -45,6 +45,18 @@ describe("[R12] bounded work per input", () => {
     expect(received).toBeLessThan(4_096);
   });
 
+  it("[R2][R12] a frame holding one array of 480,000 values gets the same error frame, not a thrown RangeError", async () => {
+    const attacker = await open();
+    const limit = new Array<number>(480_000).fill(0);
+    const frame = JSON.stringify({ type: "session.history", sessionId: "ses_x", limit });
+    expect(frame.length).toBeLessThan(MAX_FRAME_BYTES);
+    attacker.send(frame);
+    const error = await attacker.next("error", (frame) => frame.code === "BAD_FRAME", 30_000);
+    expect(error.message).toBe(
+      `Invalid session.history frame: it holds more than ${MAX_FRAME_VALUES} values.`,
+    );
+  });
+
   it("[R12] a burst of costly frames from one client does not hold up a frame another client sent after it", async () => {
     const attacker = await open();
     const probe = await open();

@@ -21,8 +21,14 @@ function exceedsValues(data: unknown, limit: number): boolean {
   while (pending.length > 0) {
     const value = pending.pop();
     if (++count > limit) return true;
-    if (Array.isArray(value)) pending.push(...value);
-    else if (typeof value === "object" && value !== null) pending.push(...Object.values(value));
+    const children = Array.isArray(value)
+      ? value
+      : typeof value === "object" && value !== null
+        ? Object.values(value)
+        : [];
+    // Counted before they are pushed: spreading a 480,000-value array as arguments overflows the stack.
+    if (count + pending.length + children.length > limit) return true;
+    for (const child of children) pending.push(child);
   }
   return false;
 }

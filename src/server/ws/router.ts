@@ -116,7 +116,11 @@ export class WsRouter {
       client.queue = client.queue
         .then(nextTurnOfEventLoop)
         .then(() => this.handle(client, data.toString()))
-        .catch((error: unknown) => console.error("websocket frame handling failed:", error));
+        .catch((error: unknown) => {
+          // R2: a frame the server failed on is still answered, never left without a reply.
+          console.error("websocket frame handling failed:", error);
+          client.send(errorFrame("INTERNAL", "The server could not handle that frame."));
+        });
     });
     socket.on("close", () => this.clients.remove(client));
     socket.on("error", () => this.clients.remove(client));
