@@ -7,7 +7,7 @@ import {
   tokensMatch,
   UNAUTHORIZED_PAGE,
 } from "./auth.ts";
-import { serializeCookie } from "./cookies.ts";
+import { parseCookies, serializeCookie } from "./cookies.ts";
 
 /** What the router resolved a request to; the decision never looks at the raw path. */
 export type RouteKind = "socket" | "agent" | "page";
@@ -23,6 +23,8 @@ export interface AccessRequest {
     cookie?: string | undefined;
     authorization?: string | undefined;
     upgrade?: string | undefined;
+    "sec-fetch-dest"?: string | undefined;
+    "sec-fetch-site"?: string | undefined;
   };
 }
 
@@ -73,6 +75,7 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
 
   const url = new URL(request.url, `http://127.0.0.1:${server.port}`);
   if (route === "agent") return agentAccess(headers.authorization, url, server);
+  if (route === "page" && !tradesQueryToken(headers, server.port)) url.searchParams.delete("token");
   const credential = credentialOf(url, headers.cookie, server.port);
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
   const isOwner = tokensMatch(credential.token, server.token);
@@ -101,6 +104,20 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
       ...(secure ? { secure: true } : {}),
     }),
   };
+}
+
+/**
+ * R7: only the person's own top-level navigation trades `?token=` for the cookie; not an image
+ * or a fetch (agent markdown once swapped the page's token with `![](/?token=…)`), nor a link
+ * followed from a plangate page that already holds one. Clients without Fetch Metadata (older
+ * browsers, scripts) send none of these headers and keep the old behaviour.
+ */
+function tradesQueryToken(headers: AccessRequest["headers"], port: number): boolean {
+  // The destination, not the mode: Node's fetch sends `Sec-Fetch-Mode: cors` and no destination.
+  const dest = headers["sec-fetch-dest"];
+  if (dest !== undefined && dest !== "document") return false;
+  const holdsToken = parseCookies(headers.cookie).has(tokenCookieName(port));
+  return !(headers["sec-fetch-site"] === "same-origin" && holdsToken);
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="plangate"';

@@ -240,6 +240,53 @@ describe("[R13] no open redirect", () => {
   });
 });
 
+describe("[R7] only the person's own navigation trades ?token= for the cookie", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.stop());
+
+  const cookieName = () => `plangate_token_${t.server.port}`;
+  const navigation = { "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document" };
+
+  it("[R7][R8] an image or fetch of /?token= (agent markdown) gets no cookie; a typed or clicked-in URL does", async () => {
+    const path = `/?token=${t.server.token}`;
+    const image = await send(t.server.port, "GET", path, {
+      "Sec-Fetch-Mode": "no-cors",
+      "Sec-Fetch-Dest": "image",
+      "Sec-Fetch-Site": "same-origin",
+    });
+    expect(image.status).toBe(401);
+    expect(image.headers["set-cookie"]).toBeUndefined();
+    const fetched = await send(t.server.port, "GET", path, {
+      "Sec-Fetch-Mode": "cors",
+      "Sec-Fetch-Dest": "empty",
+      "Sec-Fetch-Site": "same-origin",
+    });
+    expect(fetched.headers["set-cookie"]).toBeUndefined();
+
+    for (const site of ["none", "cross-site"]) {
+      const opened = await send(t.server.port, "GET", path, {
+        ...navigation,
+        "Sec-Fetch-Site": site,
+      });
+      expect(opened.status, site).toBe(302);
+      expect(String(opened.headers["set-cookie"]), site).toContain(`${cookieName()}=`);
+    }
+  });
+
+  it("[R7] a link to /?token= followed from a plangate page keeps the cookie the page holds", async () => {
+    const followed = await send(t.server.port, "GET", "/?token=someone-elses-token", {
+      ...navigation,
+      "Sec-Fetch-Site": "same-origin",
+      Cookie: `${cookieName()}=${t.server.token}`,
+    });
+    expect(followed.status).toBe(200);
+    expect(followed.headers["set-cookie"]).toBeUndefined();
+  });
+});
+
 const hostileScenario = `
 turns:
   - match: rules

@@ -447,6 +447,10 @@ function routeKind(request: FastifyRequest): RouteKind {
   return "page";
 }
 
+/** A header Node may hand over as a list (one it does not know to join). */
+const oneHeader = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value[0] : value;
+
 function checkAccess(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -470,6 +474,8 @@ function checkAccess(
         cookie: headers.cookie,
         authorization: headers.authorization,
         upgrade: headers.upgrade,
+        "sec-fetch-dest": oneHeader(headers["sec-fetch-dest"]),
+        "sec-fetch-site": oneHeader(headers["sec-fetch-site"]),
       },
     },
     {

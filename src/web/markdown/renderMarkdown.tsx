@@ -7,9 +7,6 @@ import type { FootnotesBefore } from "./gfmFootnotes.ts";
 import { hastToElements } from "./hastToElements.ts";
 import { footnoteListToHast, markdownToHast } from "./markdownToHast.ts";
 
-/** Any scheme, or a `//host` (or `\\host`) reference, points away from this page. */
-const REMOTE_URL = /^(?:[a-z][a-z\d+.-]*:|[/\\]{2})/i;
-
 /**
  * A link within the text (a footnote, its way back) scrolls to its target in the same text: the
  * page's hash holds its route, so following the link itself would leave the session.
@@ -53,25 +50,23 @@ export const components: Components = {
       </div>
     );
   },
-  img({ node: _node, src, alt, ...rest }) {
+  img({ node: _node, src, alt }) {
     if (!src) return <span>{alt}</span>;
-    // R8: fetching a remote image by itself would let agent markdown send data out; the
-    // person sees a link and decides whether to open it.
-    if (REMOTE_URL.test(src.trim())) {
-      return (
-        <a
-          href={src}
-          title={src}
-          target="_blank"
-          rel="noopener noreferrer"
-          referrerPolicy="no-referrer"
-          className="md-remote-image"
-        >
-          {alt || src}
-        </a>
-      );
-    }
-    return <img {...rest} src={src} alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" />;
+    // R8: an image in agent markdown is never fetched by itself. A remote one would send data
+    // out; a relative one reaches plangate's own routes with the person's cookie (`/?token=…`
+    // once swapped the page's token). The person sees a link and decides whether to open it.
+    return (
+      <a
+        href={src}
+        title={src}
+        target="_blank"
+        rel="noopener noreferrer"
+        referrerPolicy="no-referrer"
+        className="md-remote-image"
+      >
+        {alt || src}
+      </a>
+    );
   },
 };
 
