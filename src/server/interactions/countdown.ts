@@ -174,6 +174,13 @@ export class Countdowns {
       committed = this.host.together(() => {
         for (const id of due) this.onDeadline(id);
       });
+    } catch (error) {
+      // Inside a batch, that batch's commit fails with it.
+      if (!outer) throw error;
+      // The store failed outside a write (reading the settings while PostgreSQL is away): a
+      // timer must never throw, that ends the process. Each deadline checks again below.
+      console.error("plangate: a deadline could not be handled; trying again:", error);
+      committed = false;
     } finally {
       if (outer) this.uncommitted = undefined;
     }
@@ -184,6 +191,12 @@ export class Countdowns {
       if (this.host.pendingById(id) !== pending) continue;
       pending.countdown = before;
       this.retry(id, pending);
+    }
+    // A deadline stopped before its write was even tried has no timer left: give it one.
+    for (const id of due) {
+      const pending = this.host.pendingById(id);
+      if (pending && pending.timer === undefined && pending.countdown?.phase === "counting")
+        this.retry(id, pending);
     }
   }
 

@@ -16,7 +16,7 @@ const build = { permissionMode: "build", planEnabled: false } as const;
 function startServer(
   path: string,
   clock: FakeClock,
-  settings: Settings = DEFAULT_SETTINGS,
+  settings: Settings | (() => Settings) = DEFAULT_SETTINGS,
   batch?: (log: SessionLog, work: () => void) => void,
   /** Each write takes this long on the clock, as a real one does. */
   writeMs = 0,
@@ -31,7 +31,7 @@ function startServer(
       return stored;
     },
     clock,
-    settings: () => settings,
+    settings: typeof settings === "function" ? settings : () => settings,
     timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
     newId: () => `int_${clock.now()}_${++nextId}`,
     ...(batch ? { batch: (work: () => void) => batch(log, work) } : {}),
@@ -200,6 +200,37 @@ describe("registry over the real session log", () => {
     await flush();
     expect(outcomes.sort()).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
     expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
+  });
+
+  it("[R3][A3] a deadline that cannot read the settings (the store is away) throws nothing and fires once the store is back", async () => {
+    for (const batched of [false, true]) {
+      const clock = new FakeClock();
+      let away = false;
+      const server = startServer(
+        `${dir.path}/away-${batched}.db`,
+        clock,
+        () => {
+          if (away) throw new StorageError("connect ECONNREFUSED", "ECONNREFUSED");
+          return DEFAULT_SETTINGS;
+        },
+        batched ? (log, work) => log.batch(work) : undefined,
+      );
+      open.push(server.db);
+      const outcomes = askInThreeSessions(server);
+      clock.advance(DEADLINE_MS - 1);
+      await flush();
+      away = true;
+      // A throw here would escape a timer callback: the server process would exit.
+      expect(() => clock.advance(1), `batched: ${batched}`).not.toThrow();
+      await flush();
+      expect(outcomes).toEqual([]);
+
+      away = false;
+      clock.advance(1_000);
+      await flush();
+      expect(outcomes.sort(), `batched: ${batched}`).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
+      expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
+    }
   });
 
   it("[R3][A3][A5] when deadlines due together pause (auto-continue off) and their commit fails, memory keeps what the log keeps and the pause is written later", async () => {

@@ -115,4 +115,44 @@ describe("web push", () => {
     feed.close();
     registry.close();
   });
+
+  it("[U3][R3] with the store away a push fails quietly: the notifier's promises never reject (an unhandled rejection ends the server)", async () => {
+    const clock = new FakeClock();
+    const log = new SessionLog(db, clock);
+    const registry = createInteractionRegistry({
+      append: (sessionId, entry) => log.append(sessionId, entry),
+      clock,
+      settings: () => DEFAULT_SETTINGS,
+      timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
+      newId: () => "int_1",
+    });
+    const feed = new InboxFeed({ log, interactions: registry });
+    const away = openDatabase(join(dir.path, "away.db"));
+    const subscriptions = new SubscriptionStore(away);
+    away.close();
+    const notifier = new PushNotifier({
+      subscriptions,
+      send: async () => "sent",
+      session: (id) => log.getSession(id),
+      baseUrl: () => "https://plangate.example",
+    });
+    const pushes: Promise<void>[] = [];
+    feed.onChange((frame) => {
+      if (frame.type === "inbox.changed") pushes.push(notifier.onInboxChanged(frame));
+    });
+    log.createSession({ id: "sess_1", title: "Away", model: "scripted/demo", mode: build });
+    void registry.askQuestions(
+      "sess_1",
+      { toolName: "AskUserQuestion", toolCallId: "c1", questions: [colourQuestion] },
+      new AbortController().signal,
+    );
+    await flush();
+    expect(pushes.length).toBeGreaterThan(0);
+    await expect(Promise.all(pushes)).resolves.toBeDefined();
+    const [item] = feed.snapshot();
+    if (!item) throw new Error("nothing waits");
+    await expect(notifier.countdownVisible(item)).resolves.toBeUndefined();
+    feed.close();
+    registry.close();
+  });
 });

@@ -114,16 +114,24 @@ export class PushNotifier {
     return fitPayload(payload);
   }
 
+  /**
+   * Never rejects: callers fire and forget, and an unhandled rejection (the store away, say)
+   * would end the server. A push that could not be sent is only logged.
+   */
   private async pushAll(item: InboxItem, deadlineAt?: number): Promise<void> {
-    // Most servers have no device subscribed: a burst's items then cost no session read each.
-    const subscriptions = this.deps.subscriptions.list();
-    if (subscriptions.length === 0) return;
-    const payload = this.payloadOf(item, deadlineAt);
-    await Promise.all(
-      subscriptions.map(async (subscription) => {
-        const result = await this.deps.send(subscription, payload);
-        if (result === "gone") this.deps.subscriptions.remove(subscription.endpoint);
-      }),
-    );
+    try {
+      // Most servers have no device subscribed: a burst's items then cost no session read each.
+      const subscriptions = this.deps.subscriptions.list();
+      if (subscriptions.length === 0) return;
+      const payload = this.payloadOf(item, deadlineAt);
+      await Promise.all(
+        subscriptions.map(async (subscription) => {
+          const result = await this.deps.send(subscription, payload);
+          if (result === "gone") this.deps.subscriptions.remove(subscription.endpoint);
+        }),
+      );
+    } catch (error) {
+      console.error("plangate: a push notification could not be sent:", error);
+    }
   }
 }
