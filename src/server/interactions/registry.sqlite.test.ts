@@ -228,7 +228,11 @@ describe("registry over the real session log", () => {
       away = false;
       clock.advance(1_000);
       await flush();
-      expect(outcomes.sort(), `batched: ${batched}`).toEqual(["s_a_first", "s_b_first", "s_c_first"]);
+      expect(outcomes.sort(), `batched: ${batched}`).toEqual([
+        "s_a_first",
+        "s_b_first",
+        "s_c_first",
+      ]);
       expect(kindsIn(server.log, "interaction.resolved")).toBe(3);
     }
   });
