@@ -278,6 +278,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
               catalog,
               currentProvider: providerIdOf(modelOf(sessionId)),
               baseDir: workspace,
+              scenarioFilesWithin: workspace,
             }),
         }
       : {}),

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createModelCatalog } from "./catalog.ts";
@@ -131,6 +131,34 @@ describe("resolveModelChoice", () => {
     expect(await resolveModelChoice("scripted:gone.yaml", { catalog, baseDir: dir })).toMatchObject(
       { ok: false, code: "not_found" },
     );
+  });
+});
+
+describe("resolveModelChoice for a page (scenarioFilesWithin)", () => {
+  it("[M3][R9] a page picks only the workspace's own scenario files: never another file on the host, nor plangate's .zcode/", async () => {
+    const catalog = await catalogWith({});
+    const workspace = join(dir, "ws");
+    await mkdir(join(workspace, ".zcode"), { recursive: true });
+    await writeFile(join(workspace, "mine.yaml"), "turns: []\n");
+    await writeFile(join(workspace, ".zcode", "push-vapid.yaml"), "privateKey: secret\n");
+    await writeFile(join(dir, "outside.yaml"), "db_password: hunter2\n");
+    await symlink(join(dir, "outside.yaml"), join(workspace, "link.yaml"));
+    const choose = (ref: string) =>
+      resolveModelChoice(ref, { catalog, baseDir: workspace, scenarioFilesWithin: workspace });
+
+    expect(await choose("scripted:mine.yaml")).toEqual({
+      ok: true,
+      ref: `scripted/${join(workspace, "mine.yaml")}`,
+    });
+    for (const ref of [
+      `scripted:${join(dir, "outside.yaml")}`,
+      "scripted:../outside.yaml",
+      "scripted:link.yaml",
+      "scripted:.zcode/push-vapid.yaml",
+      "scripted:/etc/hostname",
+    ]) {
+      expect(await choose(ref), ref).toMatchObject({ ok: false, code: "not_found" });
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { isInside, realPathSync } from "../tools/workspacePath.ts";
 import type { ConfiguredModelCatalog } from "./catalog.ts";
 import type { ModelProvider } from "./provider.ts";
 import { ModelError } from "./provider.ts";
@@ -32,19 +34,45 @@ function isScriptedRef(ref: string): boolean {
 }
 
 /**
+ * A scenario file a page may pick: a YAML file of the workspace, outside plangate's own
+ * `.zcode/` and `.git/`. Anywhere else on the host it would be read, and its YAML errors
+ * quoted into the session, for anyone with the page (a named person, S3).
+ */
+function scenarioFileAllowed(file: string, workspace: string): boolean {
+  const root = realPathSync(workspace);
+  const real = realPathSync(file);
+  if (!isInside(root, real) || !/\.ya?ml$/i.test(real)) return false;
+  const top = relative(root, real).split(sep)[0];
+  return top !== ".zcode" && top !== ".git";
+}
+
+/**
  * M3 for `model.set` and `--model`: the canonical ref to store for what the user picked, or
- * why it cannot be used. Scripted scenario files are accepted when the file exists.
+ * why it cannot be used. Scripted scenario files are accepted when the file exists, and when
+ * `scenarioFilesWithin` is given (a page's choice), only a workspace's own YAML file.
  */
 export async function resolveModelChoice(
   ref: string,
-  deps: Pick<ModelProviderDeps, "catalog" | "currentProvider" | "baseDir">,
+  deps: Pick<ModelProviderDeps, "catalog" | "currentProvider" | "baseDir"> & {
+    scenarioFilesWithin?: string;
+  },
 ): Promise<ModelChoice> {
   const { entries } = await deps.catalog.load();
   const resolved = resolveModelRef(ref, entries, deps.currentProvider);
   if (resolved.ok) return { ok: true, ref: resolved.canonicalRef };
   if (isScriptedRef(ref) && resolved.code === "not_found") {
     const scripted = parseScriptedRef(ref, deps.baseDir);
-    if (scripted !== undefined && existsSync(scripted.file)) return { ok: true, ref: scripted.ref };
+    if (scripted === undefined || !existsSync(scripted.file)) return resolved;
+    const within = deps.scenarioFilesWithin;
+    if (within !== undefined && !scenarioFileAllowed(scripted.file, within)) {
+      return {
+        ok: false,
+        code: "not_found",
+        message:
+          "A scenario file must be a .yaml file in the workspace, outside .zcode/ and .git/.",
+      };
+    }
+    return { ok: true, ref: scripted.ref };
   }
   return resolved;
 }
