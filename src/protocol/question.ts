@@ -1,7 +1,9 @@
 import { z } from "zod/mini";
 import {
   answerHasChoice,
+  optionLabelsLookDistinct,
   questionNotBlank,
+  questionReadsAsWritten,
   uniqueOptionLabels,
   uniqueQuestionTexts,
 } from "./rules.ts";
@@ -94,13 +96,31 @@ const notBlank = /* @__PURE__ */ z.refine<ModelQuestionItem>(questionNotBlank, {
   message: "the question, its header and its option labels must not be blank",
 });
 
+const labelsLookDistinct = /* @__PURE__ */ z.refine<ModelQuestionItem>(optionLabelsLookDistinct, {
+  message:
+    "option labels must look different: labels that differ only in invisible characters or spacing are the same label",
+  path: ["options"],
+});
+
+const readsAsWritten = /* @__PURE__ */ z.refine<ModelQuestionItem>(questionReadsAsWritten, {
+  message:
+    "the question, header and options must not contain bidirectional embedding, override or isolate characters (U+202A–U+202E, U+2066–U+2069): they change how the text reads",
+});
+
 /**
  * Q1/Q2: the batch a model writes: the same questions, never an intent (I3), and none blank
  * (stored questions stay as they were written, so only new input is held to that).
  */
 export const ModelQuestionItems = z
   // Pure, so a bundle that never uses it drops it (the page: vite.config.ts treeshake).
-  .array(/* @__PURE__ */ QuestionFields.check(uniqueLabels, notBlank))
+  .array(
+    /* @__PURE__ */ QuestionFields.check(
+      uniqueLabels,
+      notBlank,
+      labelsLookDistinct,
+      readsAsWritten,
+    ),
+  )
   .check(z.minLength(1), z.maxLength(4), uniqueQuestions, z.describe("One to four questions."));
 export type ModelQuestionItem = z.infer<typeof QuestionFields>;
 

@@ -21,15 +21,43 @@ export function planNotBlank(plan: string): boolean {
   return plan.trim() !== "";
 }
 
-/** Q1/Q3: what a model or an agent writes says something: no blank question, header or label. */
-export function questionNotBlank(item: {
+interface WrittenQuestion {
   question: string;
   header: string;
-  options: { label: string }[];
-}): boolean {
+  options: { label: string; description?: string | undefined }[];
+}
+
+/** Format characters (zero-width spaces, bidi marks) take no room on screen. */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/** How a label reads: without format characters, spaces collapsed, compatibility forms folded. */
+function labelAsSeen(label: string): string {
+  return label.replace(FORMAT_CHARACTERS, "").replace(/\s+/g, " ").trim().normalize("NFKC");
+}
+
+/**
+ * Q1/Q3: what a model or an agent writes says something: no question, header or label that
+ * is blank, also when it is made of characters that show nothing (U+200B).
+ */
+export function questionNotBlank(item: WrittenQuestion): boolean {
   return [item.question, item.header, ...item.options.map((o) => o.label)].every(
-    (text) => text.trim() !== "",
+    (text) => labelAsSeen(text) !== "",
   );
+}
+
+/** Q1: new options must look different: "Approve" and "Approve\u200b" are one label twice. */
+export function optionLabelsLookDistinct(item: WrittenQuestion): boolean {
+  return new Set(item.options.map((o) => labelAsSeen(o.label))).size === item.options.length;
+}
+
+/** Embedding, override and isolate controls reorder text (Trojan Source): "\u202eevorppA" shows as "Approve". */
+const REORDERING_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+
+/** Q1: a question, header, label or description reads as it is written. */
+export function questionReadsAsWritten(item: WrittenQuestion): boolean {
+  const texts = [item.question, item.header];
+  for (const option of item.options) texts.push(option.label, option.description ?? "");
+  return !texts.some((text) => REORDERING_CONTROLS.test(text));
 }
 
 /** Every refinement by the name a compiled schema refers to it with. */
@@ -39,5 +67,7 @@ export const RULES = {
   answerHasChoice,
   planNotBlank,
   questionNotBlank,
+  optionLabelsLookDistinct,
+  questionReadsAsWritten,
 } as const;
 export type RuleName = keyof typeof RULES;

@@ -73,11 +73,53 @@ describe("AskUserQuestion contract", () => {
       { questions: [{ ...colourQuestion, options: [{ label: "Red" }, { label: " \t" }] }] },
     ],
     [
+      "a label made of zero-width spaces",
+      {
+        questions: [{ ...colourQuestion, options: [{ label: "Red" }, { label: "\u200b\u200b" }] }],
+      },
+    ],
+    [
+      "labels that differ only in a zero-width space",
+      {
+        questions: [
+          { ...colourQuestion, options: [{ label: "Approve" }, { label: "Approve\u200b" }] },
+        ],
+      },
+    ],
+    [
+      "a header reversed by a bidi override (shows as Approve)",
+      { questions: [{ ...colourQuestion, header: "\u202eevorppA" }] },
+    ],
+    [
+      "an option description with an isolate control",
+      {
+        questions: [
+          {
+            ...colourQuestion,
+            options: [
+              { label: "Red", description: "safe \u2067lla eteled\u2069" },
+              { label: "Blue" },
+            ],
+          },
+        ],
+      },
+    ],
+    [
       "five questions",
       { questions: [1, 2, 3, 4, 5].map((n) => ({ ...colourQuestion, question: `${n}?` })) },
     ],
   ])("[Q1] the model-facing schema rejects %s", (_name, value) => {
     expect(AskUserQuestionInput.safeParse(value).success).toBe(false);
+  });
+
+  it("[Q1] text that needs format characters still passes: an emoji joined with U+200D, Arabic with a right-to-left mark", () => {
+    const options = [
+      { label: "👩\u200d💻 Developer" },
+      { label: "نعم\u200f" },
+      { label: "数据库" },
+    ];
+    const parsed = AskUserQuestionInput.safeParse({ questions: [{ ...colourQuestion, options }] });
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
   });
 });
 
