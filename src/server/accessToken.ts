@@ -22,7 +22,23 @@ export function loadOrCreateAccessToken(
   workspace: string,
   options: { rotate?: boolean } = {},
 ): StoredToken {
-  const path = accessTokenPath(workspace);
+  return loadOrCreateToken(accessTokenPath(workspace), options);
+}
+
+/** B2: where a workspace keeps the token its MCP agents are given. */
+export function agentTokenPath(workspace: string): string {
+  return join(workspace, ".zcode", "agent-token");
+}
+
+/**
+ * B2/R7: the token an MCP agent is configured with. It opens `/mcp` and nothing else: not the
+ * page, the socket or a notification's action, so an agent cannot answer its own cards with it.
+ */
+export function loadOrCreateAgentToken(workspace: string): StoredToken {
+  return loadOrCreateToken(agentTokenPath(workspace), {});
+}
+
+function loadOrCreateToken(path: string, options: { rotate?: boolean }): StoredToken {
   if (options.rotate) return { token: writeNewToken(path), source: "rotated" };
   let text: string;
   try {

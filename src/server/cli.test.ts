@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer as createNetServer, type Server } from "node:net";
 import { join } from "node:path";
 import { PROTOCOL_VERSION, type StoredEntry } from "../protocol/index.ts";
+import { agentTokenPath } from "./accessToken.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
@@ -81,16 +82,19 @@ describe("the CLI process", () => {
     expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
   });
 
-  it("[X1] prints the MCP endpoint and header an agent is configured with, and they work", async () => {
+  it("[X1][B2] prints the MCP endpoint and the agent token, which opens /mcp and nothing else", async () => {
     const { cli } = await start();
     const printed = /^Agents over MCP: (\S+) with the header "Authorization: Bearer (\S+)"/m.exec(
       cli.output,
     );
-    expect(printed?.[2]).toBe("secret-token");
-    const response = await fetch(printed?.[1] ?? "", {
+    const endpoint = printed?.[1] ?? "";
+    const agentToken = printed?.[2] ?? "";
+    expect(agentToken).toBe(readFileSync(agentTokenPath(dir.path), "utf8").trim());
+    expect(agentToken).not.toBe("secret-token");
+    const response = await fetch(endpoint, {
       method: "POST",
       headers: {
-        Authorization: `Bearer ${printed?.[2]}`,
+        Authorization: `Bearer ${agentToken}`,
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
       },
@@ -107,6 +111,20 @@ describe("the CLI process", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"serverInfo"');
+
+    // Where the agent's cards are answered, its token is no good.
+    const origin = new URL(endpoint).origin;
+    await expect(
+      TestClient.open(`${origin.replace("http", "ws")}/ws?token=${agentToken}`),
+    ).rejects.toThrow(/403/);
+    const page = await fetch(`${origin}/?token=${agentToken}`, { redirect: "manual" });
+    expect(page.status).toBe(403);
+    const action = await fetch(`${origin}/push/action?token=${agentToken}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ interactionId: "int_x", action: "Approve" }),
+    });
+    expect(action.status).toBe(403);
   });
 
   it("exits with a clear error when the given port is taken", async () => {

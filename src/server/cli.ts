@@ -1,3 +1,4 @@
+import { loadOrCreateAgentToken } from "./accessToken.ts";
 import { buildPageIfStale } from "./buildPage.ts";
 import { CliError, type CliOptions, DEFAULT_PORT, parseCliOptions, USAGE } from "./cliOptions.ts";
 import type { Clock } from "./clock.ts";
@@ -14,11 +15,13 @@ async function listen(
   options: CliOptions,
   models: HostModels,
   clock: Clock | undefined,
+  agentToken: string,
 ): Promise<RunningServer> {
   const testClockStart = options.testClockStart;
   const start = (port: number) =>
     createServer({
       ...serverOptionsFor(options, models, port),
+      agentToken,
       ...(clock ? { clock } : {}),
       ...(testClockStart === undefined
         ? {}
@@ -47,11 +50,12 @@ function testClockFor(options: CliOptions): Clock | undefined {
   }
 }
 
-/** X1: what an agent is configured with, printed under the page's URL (README: Agents over MCP). */
-function mcpHint(pageUrl: string): string {
-  const url = new URL(pageUrl);
-  const token = url.searchParams.get("token") ?? "";
-  return `Agents over MCP: ${new URL("/mcp", url).href} with the header "Authorization: Bearer ${token}" (README: Agents over MCP)`;
+/**
+ * X1: what an agent is configured with, printed under the page's URL (README: Agents over MCP).
+ * Its token opens `/mcp` only (B2), never the page's socket where the agent's cards are answered.
+ */
+function mcpHint(pageUrl: string, agentToken: string): string {
+  return `Agents over MCP: ${new URL("/mcp", pageUrl).href} with the header "Authorization: Bearer ${agentToken}" (README: Agents over MCP)`;
 }
 
 async function main(): Promise<void> {
@@ -77,7 +81,8 @@ async function main(): Promise<void> {
   const clock = testClockFor(options);
   const models = await hostModelsFor(options);
   const access = accessTokenFor(options);
-  const server = await listen({ ...options, token: access.token }, models, clock);
+  const agentToken = loadOrCreateAgentToken(options.workspace).token;
+  const server = await listen({ ...options, token: access.token }, models, clock, agentToken);
   if (access.note) console.log(`plangate: ${access.note}`);
   if (isPostgresUrl(options.dbPath)) {
     console.log(`plangate: sessions are kept in PostgreSQL at ${redactUrl(options.dbPath)}`);
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
     console.log("On this machine:");
   }
   console.log(server.url);
-  console.log(mcpHint(server.url));
+  console.log(mcpHint(server.url, agentToken));
   if (!isLoopbackHost(options.host))
     console.warn(`plangate: ${remoteBindWarning(options.host, server.port, options.publicUrl)}`);
 

@@ -53,7 +53,7 @@ export function accessTokenFor(options: CliOptions): { token: string; note: stri
     case "rotated":
       return {
         token: stored.token,
-        note: "made a new access token: pages and MCP agents using the old one need the URL below",
+        note: "made a new access token: pages opened with the old one need the URL below",
       };
     case "stored":
       return { token: stored.token, note: null };

@@ -49,6 +49,8 @@ export interface AccessServer {
   publicUrl?: URL | undefined;
   /** S3: whose named token this is; undefined for an unknown or revoked one. */
   personOf?(token: string): string | undefined;
+  /** B2: the agents' token, good on `/mcp` only. */
+  agentToken?: string | undefined;
 }
 
 const FOREIGN_HOST = "plangate: unexpected Host header.\n";
@@ -139,19 +141,25 @@ function agentAccess(
     challenge: error === undefined ? BEARER_CHALLENGE : `${BEARER_CHALLENGE}, ${error}`,
   });
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
-  if (bearer !== undefined && tokensMatch(bearer, server.token)) return { type: "allow" };
+  const agentToken = server.agentToken;
+  if (
+    bearer !== undefined &&
+    (tokensMatch(bearer, server.token) ||
+      (agentToken !== undefined && tokensMatch(bearer, agentToken)))
+  )
+    return { type: "allow" };
   // S3: a person's token opens the page, not the agents' route.
   if (bearer !== undefined && server.personOf?.(bearer) !== undefined) {
     return refuse(
       403,
-      "that token is a person's; an agent uses the workspace's token.",
+      "that token is a person's; an agent uses the agent token that plangate printed when it started.",
       'error="insufficient_scope"',
     );
   }
   if (bearer !== undefined) {
     return refuse(
       401,
-      "that access token is wrong. Use the token in the URL that plangate printed when it started.",
+      "that access token is wrong. Use the agent token that plangate printed when it started.",
       'error="invalid_token"',
     );
   }

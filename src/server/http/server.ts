@@ -68,6 +68,8 @@ export interface ServerOptions {
   port?: number;
   /** Access token; a random 32-byte hex token when absent. */
   token?: string;
+  /** B2: the token MCP agents are given, good on `/mcp` only; without it agents use `token`. */
+  agentToken?: string;
   /** Model of new sessions, e.g. `scripted:demo` (the default) or `provider/model`. */
   model?: string;
   /** Mode of new sessions. Default `build`. */
@@ -257,7 +259,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       },
       ...(options.catalog ? { catalog: options.catalog } : {}),
       hiddenFrom: permissionService.hiddenFrom,
-      secrets: () => plangateSecrets(token, options.catalog),
+      secrets: () => plangateSecrets([token, options.agentToken ?? ""], options.catalog),
     }),
   });
   const catalog = options.catalog;
@@ -298,6 +300,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   app.addHook("onRequest", async (request, reply) =>
     checkAccess(request, reply, {
       token,
+      agentToken: options.agentToken,
       port: () => port,
       publicUrl,
       personOf: (given) => people.personOf(given),
@@ -424,12 +427,12 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
 }
 
-/** R9: the values no tool may return: the access token and every model key plangate can use. */
+/** R9: the values no tool may return: the access and agent tokens and every model key plangate can use. */
 async function plangateSecrets(
-  token: string,
+  tokens: string[],
   catalog: ConfiguredModelCatalog | undefined,
 ): Promise<string[]> {
-  const secrets = [token];
+  const secrets = tokens.filter((token) => token !== "");
   for (const [name, value] of Object.entries(process.env)) {
     if (/API_KEY$/i.test(name) && value) secrets.push(value);
   }
@@ -457,6 +460,7 @@ function checkAccess(
   reply: FastifyReply,
   access: {
     token: string;
+    agentToken: string | undefined;
     port: () => number;
     publicUrl: URL | undefined;
     personOf(token: string): string | undefined;
@@ -481,6 +485,7 @@ function checkAccess(
     },
     {
       token: access.token,
+      agentToken: access.agentToken,
       port: access.port(),
       publicUrl: access.publicUrl,
       personOf: access.personOf,
