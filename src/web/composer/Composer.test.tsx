@@ -123,3 +123,39 @@ describe("Composer modes", () => {
     expect(zh.input).toHaveAccessibleDescription(expect.stringContaining("按 Shift+Tab 切换模式"));
   });
 });
+
+describe("Composer and a refused message", () => {
+  it("[R3][W1] a message the server refuses (its log could not be written) comes back into the box", async () => {
+    const user = userEvent.setup();
+    const { input, sent, client } = renderComposer(build);
+    await user.type(input, "a message worth keeping{Enter}");
+    expect(sent).toContainEqual({
+      type: "prompt",
+      sessionId: "s1",
+      text: "a message worth keeping",
+    });
+    expect(input).toHaveValue("");
+    act(() =>
+      client.receive({
+        type: "error",
+        code: "STORAGE_FAILED",
+        message: "The session log could not be written: database or disk is full",
+        ref: "prompt",
+      }),
+    );
+    expect(input).toHaveValue("a message worth keeping");
+  });
+
+  it("[R3] another frame's refusal, or one after the person typed again, leaves the box as it is", async () => {
+    const user = userEvent.setup();
+    const { input, client } = renderComposer(build);
+    await user.type(input, "first{Enter}");
+    act(() => client.receive({ type: "error", code: "BAD_FRAME", message: "no", ref: "mode.set" }));
+    expect(input).toHaveValue("");
+    await user.type(input, "second thoughts");
+    act(() =>
+      client.receive({ type: "error", code: "STORAGE_FAILED", message: "full", ref: "prompt" }),
+    );
+    expect(input).toHaveValue("second thoughts");
+  });
+});

@@ -11,6 +11,7 @@ import { MODE_CYCLE_HINT_ID, ModeChip } from "./ModeChip.tsx";
 import { parseComposerInput } from "./parseComposerInput.ts";
 import { useSessionCompletion } from "./sessionCompletionMenu.tsx";
 import { useComposerDraft } from "./useComposerDraft.ts";
+import { useRefusedPromptBack } from "./useRefusedPromptBack.ts";
 import { useSessionMode } from "./useSessionMode.ts";
 
 export const COMPOSER_INPUT_ID = "composer-input";
@@ -29,6 +30,7 @@ export function Composer({
     client.saveComposerDraft(sessionId, draft),
   );
   const [problem, setProblem] = useState<ComposerProblem | null>(null);
+  const rememberSent = useRefusedPromptBack(text, setText);
   const online = useAppStore((s) => s.connection.status === "open");
   const running = useAppStore((s) => s.views[sessionId]?.running ?? false);
   const model = useSessionModel(sessionId);
@@ -42,6 +44,7 @@ export function Composer({
   const submit = () => {
     const outcome = runComposerInput(parseComposerInput(text), sessionId, client);
     if (outcome.sent) {
+      rememberSent(text);
       clear();
       setProblem(null);
     } else {
