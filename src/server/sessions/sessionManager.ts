@@ -278,26 +278,41 @@ export class SessionManager {
     const entry: SessionEntry = { kind: "user.message", text };
     if (options.synthetic) entry.synthetic = true;
     if (options.lateAnswerFor !== undefined) entry.lateAnswerFor = options.lateAnswerFor;
-    const stored = this.append(sessionId, entry);
     // X1: an agent over MCP runs its own turns; it hears this message with its next result.
-    if (!this.running.has(sessionId) && !isDrivenOverMcp(session.model)) {
-      if (this.claim(sessionId)) {
-        if (this.deps.turnLocks && this.projections.get(sessionId).hasOpenTurn()) {
-          // S2/A7: the server running the turn died before anyone took it over; the turn goes
-          // on here with this message in it, its questions keeping their deadlines.
-          this.elsewhere.delete(sessionId);
-          this.promptedElsewhere.delete(sessionId);
-          this.resumeHere(sessionId, this.deps.log.entriesAfter(sessionId, 0));
-        } else {
-          this.append(sessionId, { kind: "turn.started" });
-          this.launch(sessionId, []);
-        }
-      } else {
-        // S2: the server running the turn hears the message; should that turn be ending
-        // right now, this server starts the next one once the lock is free.
-        this.elsewhere.add(sessionId);
-        this.promptedElsewhere.set(sessionId, stored.seq);
-      }
+    if (this.running.has(sessionId) || isDrivenOverMcp(session.model)) {
+      return this.append(sessionId, entry);
+    }
+    if (!this.claim(sessionId)) {
+      // S2: the server running the turn hears the message; should that turn be ending
+      // right now, this server starts the next one once the lock is free.
+      const stored = this.append(sessionId, entry);
+      this.elsewhere.add(sessionId);
+      this.promptedElsewhere.set(sessionId, stored.seq);
+      return stored;
+    }
+    let stored: StoredEntry | undefined;
+    const resumes =
+      this.deps.turnLocks !== undefined && this.projections.get(sessionId).hasOpenTurn();
+    try {
+      // R3: the message and the turn it starts are written together: a log that took the one
+      // and refused the other showed a message as sent that no turn would ever answer.
+      this.deps.log.batch(() => {
+        stored = this.append(sessionId, entry);
+        if (!resumes) this.append(sessionId, { kind: "turn.started" });
+      });
+    } catch (error) {
+      this.deps.turnLocks?.release(sessionId);
+      throw error;
+    }
+    if (stored === undefined) throw new Error("unreachable: the batch wrote the message");
+    if (resumes) {
+      // S2/A7: the server running the turn died before anyone took it over; the turn goes
+      // on here with this message in it, its questions keeping their deadlines.
+      this.elsewhere.delete(sessionId);
+      this.promptedElsewhere.delete(sessionId);
+      this.resumeHere(sessionId, this.deps.log.entriesAfter(sessionId, 0));
+    } else {
+      this.launch(sessionId, []);
     }
     return stored;
   }

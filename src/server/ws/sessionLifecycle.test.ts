@@ -53,6 +53,41 @@ describe("sessions: rename, delete, message drafts and replayed answers", () => 
     }
   };
 
+  it("[R3] a message whose turn cannot be recorded is refused whole: no message without its turn, and a retry runs", async () => {
+    const { client } = await greeted();
+    const sessionId = await createSession(client);
+    // Another connection to the same file: the log takes the message but refuses the turn.
+    const db = new Database(server().dbPath);
+    db.exec(
+      `CREATE TRIGGER refuse_turn BEFORE INSERT ON entries WHEN NEW.body LIKE '%"turn.started"%'
+       BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    );
+    try {
+      client.send({ type: "prompt", sessionId, text: "hello there" });
+      const refused = await client.next("error", (frame) => frame.ref === "prompt");
+      expect(refused.code).toBe("STORAGE_FAILED");
+      const bodies = db
+        .prepare("SELECT body FROM entries WHERE session_id = ?")
+        .all(sessionId)
+        .map((row) => (row as { body: string }).body);
+      expect(bodies.some((body) => body.includes("hello there"))).toBe(false);
+    } finally {
+      db.exec("DROP TRIGGER refuse_turn");
+      db.close();
+    }
+
+    client.send({ type: "prompt", sessionId, text: "hello again" });
+    const ended = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.ended",
+    );
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+    const said = client
+      .events(sessionId)
+      .flatMap(({ entry }) => (entry.kind === "user.message" ? [entry.text] : []));
+    expect(said).toEqual(["hello again"]);
+  });
+
   it("[W15] a rename reaches every tab as an upserted summary, and sticks", async () => {
     const a = await greeted();
     const b = await greeted();
