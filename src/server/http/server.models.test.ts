@@ -126,4 +126,16 @@ describe("real models wired into the server (M1, M2, T2)", () => {
     client.close();
     second.client.close();
   });
+
+  it("[M3][R2] with the config broken while the server runs, picking a model says why instead of an internal error", async () => {
+    const { client } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    client.send({ type: "session.create" });
+    const { session } = await client.next("snapshot");
+    writeFileSync(join(dir.path, "plangate.json"), "{ not json");
+    client.send({ type: "model.set", sessionId: session.id, model: "local/fake-model" });
+    const refused = await client.next("error", (frame) => frame.ref === "model.set");
+    expect(refused.code).toBe("BAD_MODEL");
+    expect(refused.message).toMatch(/plangate\.json/);
+    client.close();
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { isInside, realPathSync } from "../tools/workspacePath.ts";
 import type { ConfiguredModelCatalog } from "./catalog.ts";
+import { ModelConfigError } from "./config.ts";
 import type { ModelProvider } from "./provider.ts";
 import { ModelError } from "./provider.ts";
 import { type ResolveFailureCode, resolveModelRef } from "./resolveModelRef.ts";
@@ -20,7 +21,7 @@ export interface ModelProviderDeps {
 
 export type ModelChoice =
   | { ok: true; ref: string }
-  | { ok: false; code: ResolveFailureCode; message: string };
+  | { ok: false; code: ResolveFailureCode | "config"; message: string };
 
 /** The provider part of `provider/model`, for `currentProvider`. */
 export function providerIdOf(ref: string): string | undefined {
@@ -57,7 +58,15 @@ export async function resolveModelChoice(
     scenarioFilesWithin?: string;
   },
 ): Promise<ModelChoice> {
-  const { entries } = await deps.catalog.load();
+  let entries: Awaited<ReturnType<ConfiguredModelCatalog["load"]>>["entries"];
+  try {
+    ({ entries } = await deps.catalog.load());
+  } catch (error) {
+    // The config was broken while the server runs: say so, as a prompt's turn does.
+    if (error instanceof ModelConfigError)
+      return { ok: false, code: "config", message: error.message };
+    throw error;
+  }
   const resolved = resolveModelRef(ref, entries, deps.currentProvider);
   if (resolved.ok) return { ok: true, ref: resolved.canonicalRef };
   if (isScriptedRef(ref) && resolved.code === "not_found") {
