@@ -217,6 +217,17 @@ describe("Anthropic provider", () => {
     expect(error.message).toContain("ReadFile");
   });
 
+  it("[M1][R3] a stream that closes before message_stop is a reply cut off, not an answer", async () => {
+    const reply = anthropicStream([{ type: "text", parts: ["partial ", "answer"] }]);
+    const whole = "sse" in reply ? reply.sse : [];
+    const cut = whole.filter((event: string) => !/message_delta|message_stop/.test(event));
+    expect(cut.length).toBeLessThan(whole.length);
+    const provider = await providerFor([{ sse: cut }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+    expect(error.message).toMatch(/before the reply was finished/);
+  });
+
   it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {
     const provider = await providerFor([{ status: 200, json: { hello: "not a stream" } }]);
     const error = await modelErrorOf(provider.complete(request()));

@@ -19,6 +19,7 @@ import { ModelError } from "./provider.ts";
 import {
   abortError,
   connectionError,
+  cutOff,
   endpointName,
   errorForStatus,
   parseToolInput,
@@ -78,6 +79,7 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
         let text = "";
         let stopReason: string | null = null;
         let started = false;
+        let stopped = false;
         for await (const event of stream) {
           switch (event.type) {
             case "message_start":
@@ -117,6 +119,9 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
             case "message_delta":
               stopReason = event.delta.stop_reason ?? stopReason;
               break;
+            case "message_stop":
+              stopped = true;
+              break;
             default:
               break;
           }
@@ -126,6 +131,8 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
         if (!started) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed message.`);
         }
+        // A stream closed before message_stop is a reply cut off, not a finished one.
+        if (!stopped) throw cutOff(endpoint);
         const toolCalls: ModelToolCall[] = [...blocks.entries()]
           .sort(([a], [b]) => a - b)
           .flatMap(([, block]) =>

@@ -223,6 +223,16 @@ describe("OpenAI-compatible provider", () => {
     expect(error.kind).toBe("bad_response");
   });
 
+  it("[M1][R3] a stream that closes before its finish reason is a reply cut off, not an answer", async () => {
+    const reply = openAIStream([{ content: "partial " }, { content: "answer" }]);
+    const whole = "sse" in reply ? reply.sse : [];
+    // The connection closes mid-reply: no finish_reason chunk, no [DONE].
+    const provider = await providerFor([{ sse: whole.slice(0, 3) }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("bad_response");
+    expect(error.message).toMatch(/before the reply was finished/);
+  });
+
   it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {
     const provider = await providerFor([{ status: 200, json: { hello: "not a stream" } }]);
     const error = await modelErrorOf(provider.complete(request()));

@@ -17,6 +17,7 @@ import { ModelError } from "./provider.ts";
 import {
   abortError,
   connectionError,
+  cutOff,
   endpointName,
   errorForStatus,
   parseToolInput,
@@ -88,6 +89,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         if (chunks === 0) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed reply.`);
         }
+        // A stream closed before its finish reason is a reply cut off, not a finished one.
+        if (assembly.finishReason === undefined) throw cutOff(endpoint);
         return assembly.finish();
       } catch (error) {
         if (request.signal.aborted) throw abortError(request.signal);

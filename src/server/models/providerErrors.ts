@@ -81,3 +81,11 @@ export function parseToolInput(json: string, toolName: string): unknown {
     );
   }
 }
+
+/** The stream ended before the model finished: its partial reply must not pass for an answer. */
+export function cutOff(endpoint: string): ModelError {
+  return new ModelError(
+    "bad_response",
+    `${endpoint} stopped sending before the reply was finished (the connection closed mid-reply). Send the message again.`,
+  );
+}
