@@ -139,3 +139,70 @@ describe("real models wired into the server (M1, M2, T2)", () => {
     client.close();
   });
 });
+
+describe("a model's unreadable tool arguments (R2)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let api: LoopbackApi;
+  let t: TestServer;
+
+  beforeEach(async () => {
+    dir = tempDir();
+    api = await startLoopbackApi([
+      openAIStream(
+        [{ toolCalls: [{ index: 0, id: "call_bad", name: "Read", arguments: '{"path": "READ' }] }],
+        "tool_calls",
+      ),
+      openAIStream([{ content: "Recovered." }]),
+    ]);
+    const configPath = join(dir.path, "plangate.json");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        providers: {
+          local: {
+            kind: "openai",
+            baseURL: `${api.origin}/v1`,
+            apiKey: SECRET,
+            models: [{ id: "fake-model" }],
+          },
+        },
+        defaultModel: "local/fake-model",
+      }),
+    );
+    const models = await setUpHostModels({
+      configPath,
+      workspace: dir.path,
+      env: {},
+      cwd: dir.path,
+    });
+    t = await startTestServer({
+      model: models.model,
+      catalog: models.catalog,
+      providerFor: (ref) => models.providerFor(ref),
+      listModels: () => models.listModels(),
+    });
+  });
+  afterEach(async () => {
+    await t.stop();
+    await api.close();
+    dir.remove();
+  });
+
+  it("[R2][M1] arguments that are not JSON end nothing: the call gets an error result and the model goes on", async () => {
+    const { client } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
+    client.send({ type: "session.create" });
+    const { session } = await client.next("snapshot");
+    expect(session.model).toBe("local/fake-model");
+    client.send({ type: "prompt", sessionId: session.id, text: "read the readme" });
+    const ended = await client.next("event", (f) => f.entry.kind === "turn.ended");
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+
+    const entries = client.events(session.id).map((f) => f.entry);
+    const result = entries.find((e) => e.kind === "tool.result");
+    expect(result).toMatchObject({ callId: "call_bad", name: "Read", isError: true });
+    expect(result?.kind === "tool.result" && result.output).toMatch(/Read was not run/);
+    expect(entries).toContainEqual({ kind: "assistant.message", text: "Recovered." });
+    // The model heard why, as the result of its call.
+    expect(JSON.stringify(api.requests[1]?.body)).toContain("Read was not run");
+  });
+});

@@ -205,16 +205,22 @@ describe("Anthropic provider", () => {
     expect(error.message).not.toContain(SECRET);
   });
 
-  it("[M1] reports malformed tool input JSON as a bad response", async () => {
+  it("[M1][R2] a tool call with malformed JSON input comes back as a call the model is told to repeat", async () => {
     const provider = await providerFor([
       anthropicStream(
         [{ type: "tool_use", id: "toolu_1", name: "ReadFile", jsonParts: ['{"path": '] }],
         "tool_use",
       ),
+      anthropicStream(
+        [{ type: "tool_use", id: "toolu_2", name: "Write", jsonParts: ['{"content": "lo'] }],
+        "max_tokens",
+      ),
     ]);
-    const error = await modelErrorOf(provider.complete(request()));
-    expect(error.kind).toBe("bad_response");
-    expect(error.message).toContain("ReadFile");
+    const [broken] = (await provider.complete(request())).toolCalls;
+    expect(broken).toMatchObject({ id: "toolu_1", name: "ReadFile", input: {} });
+    expect(broken?.inputError).toMatch(/ReadFile was not run: .*not valid JSON/);
+    const [cut] = (await provider.complete(request())).toolCalls;
+    expect(cut?.inputError).toMatch(/cut off where the reply reached its output limit/);
   });
 
   it("[M1][R3] a stream that closes before message_stop is a reply cut off, not an answer", async () => {

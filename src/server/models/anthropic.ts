@@ -137,7 +137,13 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
           .sort(([a], [b]) => a - b)
           .flatMap(([, block]) =>
             block.type === "tool_use"
-              ? [{ id: block.id, name: block.name, input: parseToolInput(block.json, block.name) }]
+              ? [
+                  {
+                    id: block.id,
+                    name: block.name,
+                    ...parseToolInput(block.json, block.name, stopReason === "max_tokens"),
+                  },
+                ]
               : [],
           );
         return {

@@ -205,16 +205,22 @@ describe("OpenAI-compatible provider", () => {
     expect(error.message).not.toContain(SECRET);
   });
 
-  it("[M1] reports malformed tool-call JSON as a bad response", async () => {
+  it("[M1][R2] a tool call with malformed JSON arguments comes back as a call the model is told to repeat", async () => {
     const provider = await providerFor([
       openAIStream(
         [{ toolCalls: [{ index: 0, id: "call_x", name: "ReadFile", arguments: '{"path": ' }] }],
         "tool_calls",
       ),
+      openAIStream(
+        [{ toolCalls: [{ index: 0, id: "call_y", name: "Write", arguments: '{"content": "lo' }] }],
+        "length",
+      ),
     ]);
-    const error = await modelErrorOf(provider.complete(request()));
-    expect(error.kind).toBe("bad_response");
-    expect(error.message).toContain("ReadFile");
+    const [broken] = (await provider.complete(request())).toolCalls;
+    expect(broken).toMatchObject({ id: "call_x", name: "ReadFile", input: {} });
+    expect(broken?.inputError).toMatch(/ReadFile was not run: .*not valid JSON/);
+    const [cut] = (await provider.complete(request())).toolCalls;
+    expect(cut?.inputError).toMatch(/cut off where the reply reached its output limit/);
   });
 
   it("[M1] reports an unparseable stream chunk as a bad response", async () => {

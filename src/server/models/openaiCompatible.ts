@@ -137,7 +137,7 @@ class StreamAssembly {
         return {
           id: call.id || `call_${index}`,
           name: call.name,
-          input: parseToolInput(call.arguments, call.name),
+          ...parseToolInput(call.arguments, call.name, this.finishReason === "length"),
         };
       });
     const stopReason =

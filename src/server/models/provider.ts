@@ -8,6 +8,8 @@ export interface ModelToolCall {
   id: string;
   name: string;
   input: unknown;
+  /** The arguments could not be read (not JSON, or cut off by the output limit): `input` is {}. */
+  inputError?: string;
 }
 
 export interface ModelToolSpec {

@@ -69,16 +69,27 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Parses a tool call's assembled arguments; an empty string means "no arguments". */
-export function parseToolInput(json: string, toolName: string): unknown {
-  if (json.trim() === "") return {};
+/**
+ * Parses a tool call's assembled arguments; an empty string means "no arguments". Arguments
+ * that cannot be read do not end the turn: the call gets `{}` and an error the model reads as
+ * its result, so it can call again (as for an unknown tool or an input the schema refuses).
+ */
+export function parseToolInput(
+  json: string,
+  toolName: string,
+  cutByOutputLimit: boolean,
+): { input: unknown; inputError?: string } {
+  if (json.trim() === "") return { input: {} };
   try {
-    return JSON.parse(json);
-  } catch {
-    throw new ModelError(
-      "bad_response",
-      `The model called ${toolName} with arguments that are not valid JSON.`,
-    );
+    return { input: JSON.parse(json) };
+  } catch (error) {
+    const why = cutByOutputLimit
+      ? "they were cut off where the reply reached its output limit"
+      : `they are not valid JSON (${(error as Error).message})`;
+    return {
+      input: {},
+      inputError: `${toolName} was not run: its arguments could not be read, ${why}. Call ${toolName} again with complete JSON arguments${cutByOutputLimit ? ", and keep them shorter" : ""}.`,
+    };
   }
 }
 

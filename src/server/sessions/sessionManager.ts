@@ -488,7 +488,13 @@ export class SessionManager {
             name: call.name,
             input: call.input ?? {},
           });
-          calls.push({ callId: call.id, name: call.name, input: call.input ?? {} });
+          const toRun: ToolCallToRun = {
+            callId: call.id,
+            name: call.name,
+            input: call.input ?? {},
+          };
+          if (call.inputError !== undefined) toRun.inputError = call.inputError;
+          calls.push(toRun);
         }
         // S2: a prompt given on another server meanwhile joins this turn, not a later one.
         this.deps.log.catchUp(sessionId);

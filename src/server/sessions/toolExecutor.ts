@@ -22,6 +22,8 @@ export interface ToolCallToRun {
   callId: string;
   name: string;
   input: unknown;
+  /** The model's arguments could not be read: the call is answered with this, not run. */
+  inputError?: string;
 }
 
 export interface ToolExecutorDeps {
@@ -57,6 +59,7 @@ export class ToolExecutor {
     signal: AbortSignal,
     tools: ToolRegistry = this.deps.tools,
   ): Promise<ToolResult> {
+    if (call.inputError !== undefined) return failure(call.inputError);
     const tool = tools.get(call.name);
     if (!tool) {
       const names = tools.list().map((t) => t.name);
