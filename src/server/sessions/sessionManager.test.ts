@@ -273,12 +273,12 @@ describe("session manager and turn loop", () => {
       {
         kind: "notice",
         level: "error",
-        text: "The model call failed (auth): the API key was rejected",
+        text: "The model call failed: the API key was rejected",
       },
       {
         kind: "turn.ended",
         reason: "error",
-        message: "The model call failed (auth): the API key was rejected",
+        message: "The model call failed: the API key was rejected",
       },
     ]);
   });

@@ -700,7 +700,8 @@ function lastTurnEnd(entries: readonly StoredEntry[]): number {
 }
 
 function describeFailure(error: unknown): string {
-  if (error instanceof ModelError) return `The model call failed (${error.kind}): ${error.message}`;
+  // The kind (auth, rate_limit…) is for code, not for the person: the message says it in words.
+  if (error instanceof ModelError) return `The model call failed: ${error.message}`;
   const message = error instanceof Error ? error.message : String(error);
   return `The turn failed: ${message}`;
 }

@@ -193,4 +193,19 @@ describe("transcriptItems", () => {
       ["modeChanged", 5],
     ]);
   });
+
+  it("[M1] a turn that stopped on an error says the error once: the notice has it, the end line says the turn stopped", () => {
+    const message = "The model call failed: 127.0.0.1:18080 refused the API key (HTTP 401).";
+    const items = transcriptItems(
+      log(
+        { kind: "notice", level: "error", text: message },
+        { kind: "turn.ended", reason: "error", message },
+        { kind: "turn.ended", reason: "error", message: "a different failure" },
+      ),
+    );
+    expect(items.map((item) => item.kind)).toEqual(["notice", "turnEnded", "turnEnded"]);
+    const [, repeated, alone] = items;
+    expect(repeated?.kind === "turnEnded" && repeated.entry.message).toBeUndefined();
+    expect(alone?.kind === "turnEnded" && alone.entry.message).toBe("a different failure");
+  });
 });

@@ -98,8 +98,12 @@ export function transcriptItems(
         items.push({ kind: "notice", seq, entry });
         break;
       case "turn.ended":
-        if (entry.reason === "error" || entry.reason === "cancelled") {
-          items.push({ kind: "turnEnded", seq, entry });
+        if (entry.reason === "cancelled") items.push({ kind: "turnEnded", seq, entry });
+        if (entry.reason === "error") {
+          // The error notice just above says what happened: the line only says the turn stopped.
+          const last = items.at(-1);
+          const repeats = last?.kind === "notice" && last.entry.text === entry.message;
+          items.push({ kind: "turnEnded", seq, entry: repeats ? withoutMessage(entry) : entry });
         }
         break;
       case "interaction.resolved": {
@@ -140,4 +144,9 @@ function unsavedApproval(
     return fits && item.saved === undefined ? item : undefined;
   }
   return undefined;
+}
+
+function withoutMessage(entry: EntryOf<"turn.ended">): EntryOf<"turn.ended"> {
+  const { message: _repeated, ...bare } = entry;
+  return bare;
 }
