@@ -2,7 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HostModels, setUpHostModels } from "../models/hostModels.ts";
 import { openAIStream } from "../models/testing/fakeOpenAI.ts";
-import { type LoopbackApi, startLoopbackApi } from "../models/testing/loopbackApi.ts";
+import {
+  type FakeReply,
+  type LoopbackApi,
+  startLoopbackApi,
+} from "../models/testing/loopbackApi.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
@@ -140,20 +144,15 @@ describe("real models wired into the server (M1, M2, T2)", () => {
   });
 });
 
-describe("a model's unreadable tool arguments (R2)", () => {
+describe("a model's broken replies (R2, M1)", () => {
   let dir: ReturnType<typeof tempDir>;
-  let api: LoopbackApi;
-  let t: TestServer;
+  let api: LoopbackApi | undefined;
+  let t: TestServer | undefined;
 
-  beforeEach(async () => {
+  /** A server on a configured model whose API answers with these replies, in order. */
+  async function serve(replies: FakeReply[]) {
     dir = tempDir();
-    api = await startLoopbackApi([
-      openAIStream(
-        [{ toolCalls: [{ index: 0, id: "call_bad", name: "Read", arguments: '{"path": "READ' }] }],
-        "tool_calls",
-      ),
-      openAIStream([{ content: "Recovered." }]),
-    ]);
+    api = await startLoopbackApi(replies);
     const configPath = join(dir.path, "plangate.json");
     writeFileSync(
       configPath,
@@ -175,34 +174,58 @@ describe("a model's unreadable tool arguments (R2)", () => {
       env: {},
       cwd: dir.path,
     });
-    t = await startTestServer({
+    const server = await startTestServer({
       model: models.model,
       catalog: models.catalog,
       providerFor: (ref) => models.providerFor(ref),
       listModels: () => models.listModels(),
     });
-  });
+    t = server;
+    const { client } = await TestClient.greeted(server.wsUrl, server.browserHeaders);
+    client.send({ type: "session.create" });
+    const { session } = await client.next("snapshot");
+    expect(session.model).toBe("local/fake-model");
+    return { client, sessionId: session.id, api };
+  }
   afterEach(async () => {
-    await t.stop();
-    await api.close();
+    await t?.stop();
+    await api?.close();
     dir.remove();
   });
 
   it("[R2][M1] arguments that are not JSON end nothing: the call gets an error result and the model goes on", async () => {
-    const { client } = await TestClient.greeted(t.wsUrl, t.browserHeaders);
-    client.send({ type: "session.create" });
-    const { session } = await client.next("snapshot");
-    expect(session.model).toBe("local/fake-model");
-    client.send({ type: "prompt", sessionId: session.id, text: "read the readme" });
+    const { client, sessionId, api } = await serve([
+      openAIStream(
+        [{ toolCalls: [{ index: 0, id: "call_bad", name: "Read", arguments: '{"path": "READ' }] }],
+        "tool_calls",
+      ),
+      openAIStream([{ content: "Recovered." }]),
+    ]);
+    client.send({ type: "prompt", sessionId, text: "read the readme" });
     const ended = await client.next("event", (f) => f.entry.kind === "turn.ended");
     expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
 
-    const entries = client.events(session.id).map((f) => f.entry);
+    const entries = client.events(sessionId).map((f) => f.entry);
     const result = entries.find((e) => e.kind === "tool.result");
     expect(result).toMatchObject({ callId: "call_bad", name: "Read", isError: true });
     expect(result?.kind === "tool.result" && result.output).toMatch(/Read was not run/);
     expect(entries).toContainEqual({ kind: "assistant.message", text: "Recovered." });
     // The model heard why, as the result of its call.
     expect(JSON.stringify(api.requests[1]?.body)).toContain("Read was not run");
+    client.close();
+  });
+
+  it("[M1] a reply cut at the model's output limit is followed by a notice saying so", async () => {
+    const { client, sessionId } = await serve([
+      openAIStream([{ content: "The first half of a long" }], "length"),
+    ]);
+    client.send({ type: "prompt", sessionId, text: "write a lot" });
+    await client.next("event", (f) => f.entry.kind === "turn.ended");
+    const entries = client.events(sessionId).map((f) => f.entry);
+    expect(entries).toContainEqual({ kind: "assistant.message", text: "The first half of a long" });
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: "notice", text: expect.stringMatching(/output limit/) }),
+    );
+    client.close();
   });
 });

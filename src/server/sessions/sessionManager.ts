@@ -499,6 +499,14 @@ export class SessionManager {
         // S2: a prompt given on another server meanwhile joins this turn, not a later one.
         this.deps.log.catchUp(sessionId);
         const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
+        if (calls.length === 0 && response.stopReason === "max_tokens") {
+          // A reply cut at the output limit must not pass for a finished one.
+          this.append(sessionId, {
+            kind: "notice",
+            level: "info",
+            text: "The reply stopped at the model's output limit, so it may be cut off. Ask the agent to continue.",
+          });
+        }
         if (calls.length === 0 && !userSpoke) break;
       }
       this.append(sessionId, { kind: "turn.ended", reason: "completed" });
