@@ -17,7 +17,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function providerFor(replies: FakeReply[], extra: { reasoningLevel?: string } = {}) {
+async function providerFor(
+  replies: FakeReply[],
+  extra: { reasoningLevel?: string; streamIdleMs?: number } = {},
+) {
   api = await startLoopbackApi(replies);
   return createAnthropicProvider({
     ref: "claude/fake-claude",
@@ -232,6 +235,20 @@ describe("Anthropic provider", () => {
     const error = await modelErrorOf(provider.complete(request()));
     expect(error.kind).toBe("bad_response");
     expect(error.message).toMatch(/before the reply was finished/);
+  });
+
+  it("[M1][R3] a reply that goes quiet midway is given up after the idle time, saying so", async () => {
+    const provider = await providerFor(
+      [
+        anthropicStream([{ type: "text", parts: ["partial", "never"] }], "end_turn", {
+          hold: true,
+        }),
+      ],
+      { streamIdleMs: 200 },
+    );
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.message).toMatch(/sent nothing for 0 s in the middle of the reply/);
   });
 
   it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {

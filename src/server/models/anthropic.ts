@@ -24,7 +24,9 @@ import {
   errorForStatus,
   parseToolInput,
   redact,
+  stalled,
 } from "./providerErrors.ts";
+import { STREAM_IDLE_MS, StreamIdleWatch } from "./streamIdle.ts";
 
 export interface AnthropicOptions {
   readonly ref: string;
@@ -36,6 +38,8 @@ export interface AnthropicOptions {
   readonly maxOutputTokens?: number;
   readonly maxRetries?: number;
   readonly timeoutMs?: number;
+  /** Quiet time after which a started reply is given up (StreamIdleWatch). */
+  readonly streamIdleMs?: number;
 }
 
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -73,14 +77,16 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
           ? {}
           : { output_config: { effort: options.reasoningLevel as OutputConfig["effort"] } }),
       };
+      const watch = new StreamIdleWatch(options.streamIdleMs ?? STREAM_IDLE_MS, request.signal);
       try {
-        const stream = await client.messages.create(body, { signal: request.signal });
+        const stream = await client.messages.create(body, { signal: watch.signal });
         const blocks = new Map<number, PendingBlock>();
         let text = "";
         let stopReason: string | null = null;
         let started = false;
         let stopped = false;
         for await (const event of stream) {
+          watch.beat();
           switch (event.type) {
             case "message_start":
               started = true;
@@ -127,6 +133,7 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
           }
         }
         // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
+        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
         if (request.signal.aborted) throw abortError(request.signal);
         if (!started) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed message.`);
@@ -153,8 +160,11 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
             toolCalls.length > 0 ? "tool_use" : stopReason === "max_tokens" ? "max_tokens" : "end",
         };
       } catch (error) {
+        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
         if (request.signal.aborted) throw abortError(request.signal);
         throw toModelError(error, endpoint, options.apiKey);
+      } finally {
+        watch.stop();
       }
     },
   };

@@ -17,7 +17,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function providerFor(replies: FakeReply[], extra: { reasoningLevel?: string } = {}) {
+async function providerFor(
+  replies: FakeReply[],
+  extra: { reasoningLevel?: string; streamIdleMs?: number } = {},
+) {
   api = await startLoopbackApi(replies);
   return createOpenAICompatibleProvider({
     ref: "local/fake-model",
@@ -237,6 +240,16 @@ describe("OpenAI-compatible provider", () => {
     const error = await modelErrorOf(provider.complete(request()));
     expect(error.kind).toBe("bad_response");
     expect(error.message).toMatch(/before the reply was finished/);
+  });
+
+  it("[M1][R3] a reply that goes quiet midway is given up after the idle time, saying so", async () => {
+    const provider = await providerFor(
+      [openAIStream([{ content: "partial" }], "stop", { hold: true })],
+      { streamIdleMs: 200 },
+    );
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.message).toMatch(/sent nothing for 0 s in the middle of the reply/);
   });
 
   it("[M1] reports a 200 answer that is not a stream as a bad response", async () => {

@@ -22,7 +22,9 @@ import {
   errorForStatus,
   parseToolInput,
   redact,
+  stalled,
 } from "./providerErrors.ts";
+import { STREAM_IDLE_MS, StreamIdleWatch } from "./streamIdle.ts";
 
 export interface OpenAICompatibleOptions {
   /** `provider/model` as the session shows it. */
@@ -37,6 +39,8 @@ export interface OpenAICompatibleOptions {
   readonly reasoningLevel?: string | undefined;
   readonly maxRetries?: number;
   readonly timeoutMs?: number;
+  /** Quiet time after which a started reply is given up (StreamIdleWatch). */
+  readonly streamIdleMs?: number;
 }
 
 /** Placeholder for servers that ignore the key; the SDK insists on one. */
@@ -68,11 +72,13 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           ? {}
           : { reasoning_effort: options.reasoningLevel as ReasoningEffort }),
       };
+      const watch = new StreamIdleWatch(options.streamIdleMs ?? STREAM_IDLE_MS, request.signal);
       try {
-        const stream = await client.chat.completions.create(body, { signal: request.signal });
+        const stream = await client.chat.completions.create(body, { signal: watch.signal });
         const assembly = new StreamAssembly();
         let chunks = 0;
         for await (const chunk of stream) {
+          watch.beat();
           chunks += 1;
           const choice = chunk.choices?.[0];
           if (choice === undefined) continue;
@@ -85,6 +91,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           if (choice.finish_reason) assembly.finishReason = choice.finish_reason;
         }
         // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
+        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
         if (request.signal.aborted) throw abortError(request.signal);
         if (chunks === 0) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed reply.`);
@@ -93,8 +100,11 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         if (assembly.finishReason === undefined) throw cutOff(endpoint);
         return assembly.finish();
       } catch (error) {
+        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
         if (request.signal.aborted) throw abortError(request.signal);
         throw toModelError(error, endpoint, options.apiKey);
+      } finally {
+        watch.stop();
       }
     },
   };

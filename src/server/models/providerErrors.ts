@@ -100,3 +100,11 @@ export function cutOff(endpoint: string): ModelError {
     `${endpoint} stopped sending before the reply was finished (the connection closed mid-reply). Send the message again.`,
   );
 }
+
+/** The reply stream sent nothing for `idleMs` after it had started (StreamIdleWatch). */
+export function stalled(endpoint: string, idleMs: number): ModelError {
+  return new ModelError(
+    "network",
+    `${endpoint} sent nothing for ${Math.round(idleMs / 1000)} s in the middle of the reply, so it was given up. Send the message again.`,
+  );
+}
