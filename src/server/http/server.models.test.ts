@@ -228,4 +228,16 @@ describe("a model's broken replies (R2, M1)", () => {
     );
     client.close();
   });
+
+  it("[M1] a model that answers a message with nothing at all is followed by a notice saying so", async () => {
+    const { client, sessionId } = await serve([openAIStream([])]);
+    client.send({ type: "prompt", sessionId, text: "hello?" });
+    const ended = await client.next("event", (f) => f.entry.kind === "turn.ended");
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+    const entries = client.events(sessionId).map((f) => f.entry);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: "notice", text: expect.stringMatching(/empty reply/) }),
+    );
+    client.close();
+  });
 });

@@ -499,6 +499,14 @@ export class SessionManager {
         // S2: a prompt given on another server meanwhile joins this turn, not a later one.
         this.deps.log.catchUp(sessionId);
         const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
+        if (modelCalls === 1 && calls.length === 0 && response.text.trim() === "") {
+          // The model answered the person's message with nothing: say so rather than show nothing.
+          this.append(sessionId, {
+            kind: "notice",
+            level: "info",
+            text: "The model sent an empty reply. Send the message again, or rephrase it.",
+          });
+        }
         if (calls.length === 0 && response.stopReason === "max_tokens") {
           // A reply cut at the output limit must not pass for a finished one.
           this.append(sessionId, {
