@@ -3,6 +3,7 @@ import { createServer as createNetServer, type Server } from "node:net";
 import { join } from "node:path";
 import { PROTOCOL_VERSION, type StoredEntry } from "../protocol/index.ts";
 import { agentTokenPath } from "./accessToken.ts";
+import { messagesOf, RawMcpClient } from "./mcp/rawMcpClient.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { TestClient } from "./testing/wsClient.ts";
@@ -91,26 +92,9 @@ describe("the CLI process", () => {
     const agentToken = printed?.[2] ?? "";
     expect(agentToken).toBe(readFileSync(agentTokenPath(dir.path), "utf8").trim());
     expect(agentToken).not.toBe("secret-token");
-    const response = await fetch(endpoint, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${agentToken}`,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "printed-hint", version: "1" },
-        },
-      }),
-    });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toContain('"serverInfo"');
+    const reply = await new RawMcpClient(endpoint, agentToken).initialize("printed-hint");
+    expect(reply.status).toBe(200);
+    expect(JSON.stringify(messagesOf(reply))).toContain('"serverInfo"');
 
     // Where the agent's cards are answered, its token is no good.
     const origin = new URL(endpoint).origin;

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type HostModels, setUpHostModels } from "../models/hostModels.ts";
+import { setUpHostModels } from "../models/hostModels.ts";
 import { openAIStream } from "../models/testing/fakeOpenAI.ts";
 import {
   type FakeReply,
@@ -19,10 +19,22 @@ const todos = (done: number) =>
     priority: "medium",
   }));
 
+/** plangate on the models a `plangate.json` in `workspace` names, set up as `npm start` does. */
+async function serverOnConfig(workspace: string, config: unknown): Promise<TestServer> {
+  const configPath = join(workspace, "plangate.json");
+  writeFileSync(configPath, JSON.stringify(config));
+  const models = await setUpHostModels({ configPath, workspace, env: {}, cwd: workspace });
+  return startTestServer({
+    model: models.model,
+    catalog: models.catalog,
+    providerFor: (ref) => models.providerFor(ref),
+    listModels: () => models.listModels(),
+  });
+}
+
 describe("real models wired into the server (M1, M2, T2)", () => {
   let dir: ReturnType<typeof tempDir>;
   let api: LoopbackApi;
-  let models: HostModels;
   let t: TestServer;
 
   beforeEach(async () => {
@@ -48,33 +60,17 @@ describe("real models wired into the server (M1, M2, T2)", () => {
       ),
       openAIStream([{ content: "All set." }]),
     ]);
-    const configPath = join(dir.path, "plangate.json");
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        providers: {
-          local: {
-            kind: "openai",
-            name: "Loopback",
-            baseURL: `${api.origin}/v1`,
-            apiKey: SECRET,
-            models: [{ id: "fake-model" }],
-          },
-          cloud: { kind: "openai", models: [{ id: "gpt-x" }] },
+    t = await serverOnConfig(dir.path, {
+      providers: {
+        local: {
+          kind: "openai",
+          name: "Loopback",
+          baseURL: `${api.origin}/v1`,
+          apiKey: SECRET,
+          models: [{ id: "fake-model" }],
         },
-      }),
-    );
-    models = await setUpHostModels({
-      configPath,
-      workspace: dir.path,
-      env: {},
-      cwd: dir.path,
-    });
-    t = await startTestServer({
-      model: models.model,
-      catalog: models.catalog,
-      providerFor: (ref) => models.providerFor(ref),
-      listModels: () => models.listModels(),
+        cloud: { kind: "openai", models: [{ id: "gpt-x" }] },
+      },
     });
   });
   afterEach(async () => {
@@ -153,32 +149,16 @@ describe("a model's broken replies (R2, M1)", () => {
   async function serve(replies: FakeReply[]) {
     dir = tempDir();
     api = await startLoopbackApi(replies);
-    const configPath = join(dir.path, "plangate.json");
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        providers: {
-          local: {
-            kind: "openai",
-            baseURL: `${api.origin}/v1`,
-            apiKey: SECRET,
-            models: [{ id: "fake-model" }],
-          },
+    const server = await serverOnConfig(dir.path, {
+      providers: {
+        local: {
+          kind: "openai",
+          baseURL: `${api.origin}/v1`,
+          apiKey: SECRET,
+          models: [{ id: "fake-model" }],
         },
-        defaultModel: "local/fake-model",
-      }),
-    );
-    const models = await setUpHostModels({
-      configPath,
-      workspace: dir.path,
-      env: {},
-      cwd: dir.path,
-    });
-    const server = await startTestServer({
-      model: models.model,
-      catalog: models.catalog,
-      providerFor: (ref) => models.providerFor(ref),
-      listModels: () => models.listModels(),
+      },
+      defaultModel: "local/fake-model",
     });
     t = server;
     const { client } = await TestClient.greeted(server.wsUrl, server.browserHeaders);

@@ -259,7 +259,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       },
       ...(options.catalog ? { catalog: options.catalog } : {}),
       hiddenFrom: permissionService.hiddenFrom,
-      secrets: () => plangateSecrets([token, options.agentToken ?? ""], options.catalog),
+      secrets: () =>
+        plangateSecrets(
+          options.agentToken === undefined ? [token] : [token, options.agentToken],
+          options.catalog,
+        ),
     }),
   });
   const catalog = options.catalog;
@@ -432,7 +436,7 @@ async function plangateSecrets(
   tokens: string[],
   catalog: ConfiguredModelCatalog | undefined,
 ): Promise<string[]> {
-  const secrets = tokens.filter((token) => token !== "");
+  const secrets = [...tokens];
   for (const [name, value] of Object.entries(process.env)) {
     if (/API_KEY$/i.test(name) && value) secrets.push(value);
   }

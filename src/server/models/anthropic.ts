@@ -132,9 +132,8 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
               break;
           }
         }
-        // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
-        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
-        if (request.signal.aborted) throw abortError(request.signal);
+        // The SDK ends an aborted stream quietly; the catch says whether it stalled or was stopped.
+        watch.signal.throwIfAborted();
         if (!started) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed message.`);
         }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative, sep } from "node:path";
+import { isProtectedPath } from "../permissions/protectedPaths.ts";
 import { isInside, realPathSync } from "../tools/workspacePath.ts";
 import type { ConfiguredModelCatalog } from "./catalog.ts";
 import { ModelConfigError } from "./config.ts";
@@ -43,8 +44,7 @@ function scenarioFileAllowed(file: string, workspace: string): boolean {
   const root = realPathSync(workspace);
   const real = realPathSync(file);
   if (!isInside(root, real) || !/\.ya?ml$/i.test(real)) return false;
-  const top = relative(root, real).split(sep)[0];
-  return top !== ".zcode" && top !== ".git";
+  return !isProtectedPath(relative(root, real).split(sep).join("/"));
 }
 
 /**
@@ -58,14 +58,16 @@ export async function resolveModelChoice(
     scenarioFilesWithin?: string;
   },
 ): Promise<ModelChoice> {
-  let entries: Awaited<ReturnType<ConfiguredModelCatalog["load"]>>["entries"];
-  try {
-    ({ entries } = await deps.catalog.load());
-  } catch (error) {
-    // The config was broken while the server runs: say so, as a prompt's turn does.
-    if (error instanceof ModelConfigError)
-      return { ok: false, code: "config", message: error.message };
-    throw error;
+  // The config broken while the server runs: said as a prompt's turn says it.
+  const entries = await deps.catalog.load().then(
+    (setup) => setup.entries,
+    (error: unknown) => {
+      if (error instanceof ModelConfigError) return error;
+      throw error;
+    },
+  );
+  if (entries instanceof ModelConfigError) {
+    return { ok: false, code: "config", message: entries.message };
   }
   const resolved = resolveModelRef(ref, entries, deps.currentProvider);
   if (resolved.ok) return { ok: true, ref: resolved.canonicalRef };

@@ -90,9 +90,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           for (const fragment of choice.delta?.tool_calls ?? []) assembly.addToolFragment(fragment);
           if (choice.finish_reason) assembly.finishReason = choice.finish_reason;
         }
-        // The SDK ends an aborted stream quietly; the caller must still learn of the abort.
-        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
-        if (request.signal.aborted) throw abortError(request.signal);
+        // The SDK ends an aborted stream quietly; the catch says whether it stalled or was stopped.
+        watch.signal.throwIfAborted();
         if (chunks === 0) {
           throw new ModelError("bad_response", `${endpoint} answered without a streamed reply.`);
         }

@@ -33,14 +33,8 @@ describe("web push", () => {
     dir.remove();
   });
 
-  it("[U3] VAPID keys are made once, kept owner-only and reused", () => {
-    const zcode = join(dir.path, ".zcode");
-    const first = loadOrCreateVapidKeys(zcode);
-    expect(statSync(join(zcode, VAPID_FILE)).mode & 0o777).toBe(0o600);
-    expect(loadOrCreateVapidKeys(zcode)).toEqual(first);
-  });
-
-  it("[U3] a question waits → every subscribed device gets an encrypted push naming the agent and the question", async () => {
+  /** A log, a registry over it and the inbox that follows them, as the server wires them. */
+  function inboxOverTheLog() {
     const clock = new FakeClock();
     const log = new SessionLog(db, clock);
     const registry = createInteractionRegistry({
@@ -50,7 +44,18 @@ describe("web push", () => {
       timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
       newId: () => "int_1",
     });
-    const feed = new InboxFeed({ log, interactions: registry });
+    return { clock, log, registry, feed: new InboxFeed({ log, interactions: registry }) };
+  }
+
+  it("[U3] VAPID keys are made once, kept owner-only and reused", () => {
+    const zcode = join(dir.path, ".zcode");
+    const first = loadOrCreateVapidKeys(zcode);
+    expect(statSync(join(zcode, VAPID_FILE)).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateVapidKeys(zcode)).toEqual(first);
+  });
+
+  it("[U3] a question waits → every subscribed device gets an encrypted push naming the agent and the question", async () => {
+    const { clock, log, registry, feed } = inboxOverTheLog();
     const subscriptions = new SubscriptionStore(db);
     subscriptions.save(service.subscription, clock.now());
     const vapid = {
@@ -117,16 +122,7 @@ describe("web push", () => {
   });
 
   it("[U3][R3] with the store away a push fails quietly: the notifier's promises never reject (an unhandled rejection ends the server)", async () => {
-    const clock = new FakeClock();
-    const log = new SessionLog(db, clock);
-    const registry = createInteractionRegistry({
-      append: (sessionId, entry) => log.append(sessionId, entry),
-      clock,
-      settings: () => DEFAULT_SETTINGS,
-      timings: { graceMs: GRACE_MS, deadlineMs: DEADLINE_MS },
-      newId: () => "int_1",
-    });
-    const feed = new InboxFeed({ log, interactions: registry });
+    const { log, registry, feed } = inboxOverTheLog();
     const away = openDatabase(join(dir.path, "away.db"));
     const subscriptions = new SubscriptionStore(away);
     away.close();

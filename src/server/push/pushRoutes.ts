@@ -89,24 +89,12 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
         message: "a notification offers no such action for this card",
       };
     } else if (pending.request.kind === "permission") {
-      const decision = PermissionDecision.safeParse(action);
-      result = decision.success
-        ? deps.interactions.decide(interactionId, decision.data, by)
-        : { ok: false, code: "INVALID_ANSWER", message: "not a permission decision" };
+      // Offered for a permission: Allow once and Deny, both decisions.
+      result = deps.interactions.decide(interactionId, PermissionDecision.parse(action), by);
     } else {
-      const question = pending.request.questions[0];
-      result =
-        question && pending.request.questions.length === 1
-          ? deps.interactions.answer(
-              interactionId,
-              { [question.question]: { labels: [action] } },
-              by,
-            )
-          : {
-              ok: false,
-              code: "INVALID_ANSWER",
-              message: "only one question can be answered here",
-            };
+      // Offered only for a batch of one single-choice question: the action is its label.
+      const question = pending.request.questions[0]?.question ?? "";
+      result = deps.interactions.answer(interactionId, { [question]: { labels: [action] } }, by);
     }
     if (result.ok) return reply.send({ ok: true });
     const status = result.code === "INVALID_ANSWER" ? 400 : 409;

@@ -290,21 +290,21 @@ export class SessionManager {
       this.promptedElsewhere.set(sessionId, stored.seq);
       return stored;
     }
-    let stored: StoredEntry | undefined;
+    let stored: StoredEntry;
     const resumes =
       this.deps.turnLocks !== undefined && this.projections.get(sessionId).hasOpenTurn();
     try {
       // R3: the message and the turn it starts are written together: a log that took the one
       // and refused the other showed a message as sent that no turn would ever answer.
-      this.deps.log.batch(() => {
-        stored = this.append(sessionId, entry);
+      stored = this.deps.log.batch(() => {
+        const message = this.append(sessionId, entry);
         if (!resumes) this.append(sessionId, { kind: "turn.started" });
+        return message;
       });
     } catch (error) {
       this.deps.turnLocks?.release(sessionId);
       throw error;
     }
-    if (stored === undefined) throw new Error("unreachable: the batch wrote the message");
     if (resumes) {
       // S2/A7: the server running the turn died before anyone took it over; the turn goes
       // on here with this message in it, its questions keeping their deadlines.

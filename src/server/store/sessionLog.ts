@@ -208,19 +208,18 @@ export class SessionLog {
    * fails: then none is written or announced. On PostgreSQL `work` runs as is (S2: a failed
    * statement there would abort the whole transaction).
    */
-  batch(work: () => void): void {
-    if (this.db.dialect !== "sqlite" || this.held) {
-      work();
-      return;
-    }
+  batch<T>(work: () => T): T {
+    if (this.db.dialect !== "sqlite" || this.held) return work();
     const held: Array<[string, StoredEntry]> = [];
     this.held = held;
+    let result: T;
     try {
-      guardStorage("record entries", () => this.db.transaction(work));
+      result = guardStorage("record entries", () => this.db.transaction(work));
     } finally {
       this.held = undefined;
     }
     for (const [sessionId, stored] of held) this.notify(sessionId, stored);
+    return result;
   }
 
   entriesAfter(sessionId: string, seq: number): StoredEntry[] {

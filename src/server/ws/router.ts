@@ -116,11 +116,8 @@ export class WsRouter {
       client.queue = client.queue
         .then(nextTurnOfEventLoop)
         .then(() => this.handle(client, data.toString()))
-        .catch((error: unknown) => {
-          // R2: a frame the server failed on is still answered, never left without a reply.
-          console.error("websocket frame handling failed:", error);
-          client.send(errorFrame("INTERNAL", "The server could not handle that frame."));
-        });
+        // R2: a frame the server failed on is still answered, never left without a reply.
+        .catch((error: unknown) => client.send(toErrorFrame(error)));
     });
     socket.on("close", () => this.clients.remove(client));
     socket.on("error", () => this.clients.remove(client));
@@ -431,7 +428,7 @@ function receipt(client: Client, interactionId: string, result: Receipt): void {
   );
 }
 
-function toErrorFrame(error: unknown, ref: string): ServerFrame {
+function toErrorFrame(error: unknown, ref?: string): ServerFrame {
   if (error instanceof FrameError) return errorFrame(error.code, error.message, ref);
   if (error instanceof SessionNotFoundError)
     return errorFrame("SESSION_NOT_FOUND", error.message, ref);
@@ -442,6 +439,6 @@ function toErrorFrame(error: unknown, ref: string): ServerFrame {
       ref,
     );
   }
-  console.error(`error handling a ${ref} frame:`, error);
+  console.error(`error handling a ${ref ?? "websocket"} frame:`, error);
   return errorFrame("INTERNAL", "The server could not handle that frame.", ref);
 }
