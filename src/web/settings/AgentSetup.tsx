@@ -10,15 +10,18 @@ function CopyRow({ label, value }: { label: string; value: string }) {
   const codeRef = useRef<HTMLElement>(null);
   const labelId = useId();
   const copy = () => {
-    navigator.clipboard.writeText(value).then(
-      () => setState("copied"),
-      () => {
-        // No clipboard (permission, an insecure origin): select it for the user's own copy.
-        const code = codeRef.current;
-        if (code) window.getSelection()?.selectAllChildren(code);
-        setState("failed");
-      },
-    );
+    // Off a secure origin there is no navigator.clipboard at all: that is a refusal too.
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(value))
+      .then(
+        () => setState("copied"),
+        () => {
+          // No clipboard (permission, an insecure origin): select it for the user's own copy.
+          const code = codeRef.current;
+          if (code) window.getSelection()?.selectAllChildren(code);
+          setState("failed");
+        },
+      );
   };
   return (
     <div className="agent-setup-row">

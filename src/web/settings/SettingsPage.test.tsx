@@ -81,4 +81,20 @@ describe("SettingsPage", () => {
     ).toBeInTheDocument();
     expect(window.getSelection()?.toString()).toContain("claude mcp add");
   });
+
+  it("[X1] where the browser has no clipboard at all (an insecure origin), Copy selects the text", async () => {
+    const user = userEvent.setup();
+    renderShell(<SettingsPage onBack={() => {}} />, { frames: [welcomeFrame()] });
+    const clipboard = Object.getOwnPropertyDescriptor(window.navigator, "clipboard");
+    Object.defineProperty(window.navigator, "clipboard", { value: undefined, configurable: true });
+    try {
+      await user.click(screen.getAllByRole("button", { name: "Copy" })[0] as HTMLElement);
+      expect(
+        await screen.findByText("Could not copy; the text is selected, copy it with the keyboard."),
+      ).toBeInTheDocument();
+      expect(window.getSelection()?.toString()).toBe(`${window.location.origin}/mcp`);
+    } finally {
+      if (clipboard) Object.defineProperty(window.navigator, "clipboard", clipboard);
+    }
+  });
 });
