@@ -79,8 +79,9 @@ export class Countdowns {
       visibleAt: startedAt + this.deps.timings.graceMs,
       deadlineAt: startedAt + this.deps.timings.deadlineMs,
     };
-    // Timed from the deadline, not from now: writing the countdown took time (issue 15).
-    if (this.record(headId, head, counting)) {
+    // Timed from the deadline, not from now: writing the countdown took time (issue 15). S2:
+    // that write may have heard another server resolve it meanwhile; then nothing is left to time.
+    if (this.record(headId, head, counting) && this.host.pendingById(headId) === head) {
       this.arm(headId, head, Math.max(0, counting.deadlineAt - this.deps.clock.now()));
     }
   }

@@ -515,6 +515,29 @@ describe("cancel and abort", () => {
     expect(h.registry.pendingCount("sess_1")).toBe(2);
   });
 
+  it("[S2] an answer another server writes between a question's entry and its countdown reaches the asker, and no deadline is armed", async () => {
+    const h = createHarness();
+    // A shared store hears the other server's entries first when this one writes the countdown.
+    h.beforeNextAppend((sessionId, entry) => {
+      if (entry.kind !== "interaction.requested") return;
+      h.beforeNextAppend((_, countdown) => {
+        expect(countdown.kind).toBe("interaction.countdown");
+        h.observeForeign(sessionId, {
+          kind: "interaction.resolved",
+          interactionId: entry.request.interactionId,
+          outcome: { type: "answered", answers: {}, auto: false },
+        });
+      });
+    });
+    const asked = h.ask("sess_1");
+    await flush();
+    expect(asked.outcomes).toEqual([{ type: "answered", answers: {}, auto: false }]);
+    expect(h.registry.pendingCount("sess_1")).toBe(0);
+    expect(h.clock.pendingTimers()).toBe(0);
+    h.clock.advance(DEADLINE_MS);
+    expect(h.resolvedFor(asked.interactionId)).toHaveLength(1);
+  });
+
   it("[Q8] after close, a signal that aborts still releases its asker, and nothing is written", async () => {
     const h = createHarness();
     const controller = h.controller();

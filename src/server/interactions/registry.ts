@@ -115,12 +115,15 @@ class Registry implements InteractionRegistry {
   ): Promise<PermissionOutcome> {
     if (signal.aborted) return Promise.resolve(toPermissionOutcome(aborted(signal)));
     return new Promise<PermissionOutcome>((resolve, reject) => {
-      const pending = this.admit(
+      this.admit(
         sessionId,
         request.toolCallId,
         "permission",
         signal,
         reject,
+        (pending) => {
+          pending.deliverPermission = resolve;
+        },
         () => ({
           kind: "permission",
           interactionId: this.deps.newId(),
@@ -132,7 +135,6 @@ class Registry implements InteractionRegistry {
           createdAt: this.deps.clock.now(),
         }),
       );
-      if (pending) pending.deliverPermission = resolve;
     });
   }
 
@@ -143,7 +145,10 @@ class Registry implements InteractionRegistry {
   ): Promise<AskOutcome> {
     if (signal.aborted) return Promise.resolve(toAskOutcome(aborted(signal)));
     return new Promise<AskOutcome>((resolve, reject) => {
-      const pending = this.admit(sessionId, request.toolCallId, "question", signal, reject, () => ({
+      const attach = (pending: Pending) => {
+        pending.deliverQuestion = resolve;
+      };
+      this.admit(sessionId, request.toolCallId, "question", signal, reject, attach, () => ({
         kind: "question",
         interactionId: this.deps.newId(),
         sessionId,
@@ -153,14 +158,14 @@ class Registry implements InteractionRegistry {
         createdAt: this.deps.clock.now(),
         ...(request.planRevision ? { planRevision: request.planRevision } : {}),
       }));
-      if (pending) pending.deliverQuestion = resolve;
     });
   }
 
   /**
    * The pending interaction an asker waits on: its call's card restored from the log that no
-   * one waits on yet (A7), or a new one, stored first and queued. Undefined (and the promise
-   * rejected) when the log refused it.
+   * one waits on yet (A7), or a new one, stored first and queued. The promise is rejected when
+   * the log refused it. The asker is attached before the head is timed: on a shared store
+   * (S2), writing the countdown first hears what other servers wrote, an answer included.
    */
   private admit(
     sessionId: string,
@@ -168,25 +173,27 @@ class Registry implements InteractionRegistry {
     kind: InteractionRequest["kind"],
     signal: AbortSignal,
     reject: (error: unknown) => void,
+    attach: (pending: Pending) => void,
     build: () => InteractionRequest,
-  ): Pending | undefined {
+  ): void {
     const restored = this.waitingForItsCall(sessionId, toolCallId, kind);
     if (restored) {
+      attach(restored);
       this.watch(restored, signal);
-      return restored;
+      return;
     }
     const request = build();
     try {
       this.deps.append(sessionId, { kind: "interaction.requested", request });
     } catch (error) {
       reject(error);
-      return undefined;
+      return;
     }
     const pending = newPending(request);
+    attach(pending);
     this.pendingById.set(request.interactionId, pending);
     this.watch(pending, signal);
     if (this.queues.push(sessionId, request.interactionId)) this.activateHead(sessionId);
-    return pending;
   }
 
   /** A7: only restored cards lack an asker; a session's queue is short, so it is searched. */

@@ -78,10 +78,15 @@ export function createHarness(options: { autoContinue?: boolean; start?: number 
   let failing = false;
   let nextId = 0;
   const controllers: AbortController[] = [];
+  /** S2: what another server wrote, heard before this append (as a shared store catches up). */
+  let beforeAppend: ((sessionId: string, entry: SessionEntry) => void) | undefined;
 
   const registry: InteractionRegistry = createInteractionRegistry({
     append(sessionId, entry) {
       if (failing) throw new Error("disk full");
+      const hook = beforeAppend;
+      beforeAppend = undefined;
+      hook?.(sessionId, entry);
       const seq = (seqs.get(sessionId) ?? 0) + 1;
       seqs.set(sessionId, seq);
       const stored: StoredEntry = { seq, at: clock.now(), entry: SessionEntrySchema.parse(entry) };
@@ -142,6 +147,18 @@ export function createHarness(options: { autoContinue?: boolean; start?: number 
     },
     failWrites(flag: boolean) {
       failing = flag;
+    },
+    /** Runs once, inside the next append, before its entry is written. */
+    beforeNextAppend(hook: (sessionId: string, entry: SessionEntry) => void) {
+      beforeAppend = hook;
+    },
+    /** S2: an entry another server wrote reaches this one. */
+    observeForeign(sessionId: string, entry: SessionEntry) {
+      const seq = (seqs.get(sessionId) ?? 0) + 1;
+      seqs.set(sessionId, seq);
+      const stored: StoredEntry = { seq, at: clock.now(), entry: SessionEntrySchema.parse(entry) };
+      log.push({ sessionId, stored });
+      registry.observe?.(sessionId, stored);
     },
     controller(): AbortController {
       const controller = new AbortController();
