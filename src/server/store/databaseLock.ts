@@ -109,8 +109,25 @@ function readHolder(lockPath: string): Holder | "fresh" | undefined {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  return !isZombie(pid);
+}
+
+/**
+ * A server killed with -9 stays a zombie until its parent reaps it; it answers signal 0 but
+ * serves nothing, so a restart right after the kill must not wait for it. Linux only; elsewhere
+ * no process counts as one.
+ */
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return false;
+  }
+  // "pid (command) state ...": the command may hold spaces and parentheses, so read after the last.
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state === "Z" || state === "X";
 }

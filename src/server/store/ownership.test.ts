@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -8,6 +8,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { once } from "node:events";
 import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { createServer, type RunningServer } from "../http/server.ts";
@@ -73,6 +74,26 @@ describe("[R11] one server per database", () => {
       pid: process.pid,
       port: server.port,
     });
+  });
+
+  it("[R11] a lock left by a killed server whose process is still a zombie is taken over", async () => {
+    // The inner shell exits; its parent became `sleep`, which never reaps it: a zombie.
+    const holder = spawn("sh", ["-c", 'sh -c "echo \\$\\$" & exec sleep 30'], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      const [line] = (await once(holder.stdout, "data")) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      await vi.waitFor(() =>
+        expect(readFileSync(`/proc/${zombie}/stat`, "utf8")).toContain(") Z "),
+      );
+      mkdirSync(dirname(dbPath), { recursive: true });
+      writeFileSync(`${dbPath}.lock`, JSON.stringify({ pid: zombie, port: 1, nonce: "old" }));
+      const server = await start();
+      expect(server.port).toBeGreaterThan(0);
+    } finally {
+      holder.kill();
+    }
   });
 
   it("[R11] another database in the same workspace is not held by the lock", async () => {
