@@ -89,6 +89,29 @@ describe("Transcript", () => {
     expect(screen.queryByRole("button", { name: "Show earlier messages" })).not.toBeInTheDocument();
   });
 
+  it("[W1] a latest window that draws nothing (one huge reply before it) fetches the earlier page instead of saying the session is empty", async () => {
+    const snapshot: ServerFrame = {
+      type: "snapshot",
+      session: summary("s1", { lastSeq: 3 }),
+      context: [stored(1, created)],
+      entries: [stored(3, { kind: "turn.ended", reason: "completed" } as SessionEntry)],
+      earlier: { beforeSeq: 3, count: 2 },
+    };
+    const { sent, client } = renderShell(<Transcript sessionId="s1" />, { frames: [snapshot] });
+    expect(sent).toEqual([{ type: "session.history", sessionId: "s1", beforeSeq: 3, limit: 300 }]);
+    expect(screen.queryByText(/Nothing here yet/)).not.toBeInTheDocument();
+    act(() =>
+      client.receive({
+        type: "history",
+        sessionId: "s1",
+        beforeSeq: 3,
+        entries: [stored(2, { kind: "assistant.message", text: "a very long reply" })],
+      }),
+    );
+    expect(screen.getByText("a very long reply")).toBeInTheDocument();
+    expect(sent).toHaveLength(1);
+  });
+
   it("[W1] shows user and assistant messages, the assistant's as markdown", () => {
     renderEntries([
       { kind: "user.message", text: "Add a cache" },

@@ -141,6 +141,13 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     setShownCount(FIRST_SCREEN);
   }, [sessionId]);
 
+  // A window that draws nothing (its entries all bookkeeping, one huge reply before them) is
+  // not an empty session: what it stands for is fetched as a click on Show earlier would.
+  const drawsNothing = loaded && items.length === 0 && streaming === "";
+  useEffect(() => {
+    if (drawsNothing && hasEarlier && !loadingEarlier) client.loadEarlier(sessionId);
+  }, [drawsNothing, hasEarlier, loadingEarlier, client, sessionId]);
+
   const moreThanAScreen = items.length > FIRST_SCREEN;
   useEffect(() => {
     if (moreThanAScreen && shownCount < TRANSCRIPT_PAGE) {
@@ -176,7 +183,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
           {t("transcript.label")}
         </h2>
         {!loaded ? <p className="transcript-empty">{t("transcript.loading")}</p> : null}
-        {loaded && items.length === 0 && streaming === "" ? (
+        {drawsNothing && !hasEarlier ? (
           <p className="transcript-empty">{t("transcript.empty")}</p>
         ) : null}
         {hiddenCount > 0 || hasEarlier ? (
