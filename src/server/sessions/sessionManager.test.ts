@@ -219,7 +219,7 @@ describe("session manager and turn loop", () => {
     expect(manager.cancelTurn(id)).toBe(false);
   });
 
-  it("cancels a streaming model call and keeps nothing half-done", async () => {
+  it("[W1] cancels a streaming model call, keeping the text the person already read", async () => {
     const deltas: string[] = [];
     open(scripted(), { onDelta: (_id, text) => deltas.push(text) });
     const { id } = manager.create();
@@ -227,8 +227,38 @@ describe("session manager and turn loop", () => {
     await vi.waitFor(() => expect(deltas.length).toBeGreaterThan(0));
     manager.cancelTurn(id);
     await manager.idle(id);
-    expect(kinds(id).slice(-2)).toEqual(["turn.started", "turn.ended"]);
+    expect(kinds(id).slice(-3)).toEqual(["turn.started", "assistant.message", "turn.ended"]);
+    const kept = entries(id).at(-2);
+    expect(kept?.kind === "assistant.message" && kept.text).toBe(deltas.join(""));
     expect(entries(id).at(-1)).toEqual({ kind: "turn.ended", reason: "cancelled" });
+  });
+
+  it("[W1][M1] a reply that fails midway keeps its streamed text above the error", async () => {
+    open(
+      {
+        ref: "test/cut",
+        async complete(request) {
+          request.onText?.("Here is the first half");
+          request.onText?.(" of my answer");
+          throw new ModelError("network", "the connection was reset");
+        },
+      },
+      { onDelta: () => {} },
+    );
+    const { id } = manager.create();
+    manager.prompt(id, "hello");
+    await manager.idle(id);
+    expect(kinds(id).slice(-4)).toEqual([
+      "turn.started",
+      "assistant.message",
+      "notice",
+      "turn.ended",
+    ]);
+    expect(entries(id).at(-3)).toEqual({
+      kind: "assistant.message",
+      text: "Here is the first half of my answer",
+    });
+    expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "error" });
   });
 
   it("steers a message sent during a turn into the next model call", async () => {

@@ -552,17 +552,30 @@ export class SessionManager {
       projection.summaries,
     );
     const onDelta = this.deps.onDelta;
-    const response = await untilAborted(
-      provider.complete({
-        system,
-        messages,
-        tools,
+    let streamed = "";
+    const onText = (text: string) => {
+      streamed += text;
+      onDelta?.(sessionId, text);
+    };
+    try {
+      const response = await untilAborted(
+        provider.complete({ system, messages, tools, signal, ...(onDelta ? { onText } : {}) }),
         signal,
-        ...(onDelta ? { onText: (text: string) => onDelta(sessionId, text) } : {}),
-      }),
-      signal,
-    );
-    return { response, seenSeq };
+      );
+      return { response, seenSeq };
+    } catch (error) {
+      // A reply that fails or is stopped midway keeps what the person already read.
+      if (streamed.trim() !== "") this.keepStreamed(sessionId, streamed);
+      throw error;
+    }
+  }
+
+  private keepStreamed(sessionId: string, text: string): void {
+    try {
+      this.append(sessionId, { kind: "assistant.message", text });
+    } catch {
+      // The log refuses writes: the turn's own failure, written next, says so.
+    }
   }
 
   /** P6: the plan-mode reminder (or the one-time exit note) due now, stored as a synthetic message. */
