@@ -7,7 +7,7 @@ import { FakeClock } from "../interactions/fakeClock.ts";
 import type { InteractionRegistry } from "../interactions/port.ts";
 import { createInteractionRegistry } from "../interactions/registry.ts";
 import { colourQuestion } from "../interactions/registryHarness.ts";
-import { ModelError, type ModelProvider } from "../models/provider.ts";
+import { ModelError, type ModelMessage, type ModelProvider } from "../models/provider.ts";
 import { parseScenario } from "../models/scripted/scenario.ts";
 import { ScriptedProvider } from "../models/scripted/scriptedProvider.ts";
 import { decidePermission } from "../permissions/decide.ts";
@@ -311,6 +311,33 @@ describe("session manager and turn loop", () => {
         message: "The model call failed: the API key was rejected",
       },
     ]);
+  });
+
+  it("[M1] a model that repeats a call id (in one reply, then in a later turn) gets each call its own id and result", async () => {
+    const requests: ModelMessage[][] = [];
+    const glob = { id: "call_0", name: "Glob", input: { pattern: "*" } };
+    open({
+      ref: "test/repeats",
+      async complete(request) {
+        requests.push(request.messages);
+        if (request.messages.at(-1)?.role === "user") {
+          return { text: "", toolCalls: [glob, glob], stopReason: "tool_use" };
+        }
+        return { text: "done", toolCalls: [], stopReason: "end" };
+      },
+    });
+    const { id } = manager.create();
+    manager.prompt(id, "first");
+    await manager.idle(id);
+    manager.prompt(id, "second");
+    await manager.idle(id);
+    const callIds = entries(id).flatMap((e) => (e.kind === "tool.call" ? [e.callId] : []));
+    const resultIds = entries(id).flatMap((e) => (e.kind === "tool.result" ? [e.callId] : []));
+    expect(callIds).toEqual(["call_0", "call_0_2", "call_0_3", "call_0_4"]);
+    expect(resultIds).toEqual(callIds);
+    const lastRequest = requests.at(-1) ?? [];
+    const sentIds = lastRequest.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : []));
+    expect(sentIds).toEqual(callIds);
   });
 
   it("stops a turn that never finishes after the model-call limit", async () => {

@@ -481,18 +481,18 @@ export class SessionManager {
         continuation = response.stopReason === "max_tokens";
         if (response.text)
           this.append(sessionId, { kind: "assistant.message", text: response.text });
+        const projection = this.projections.get(sessionId);
+        const replyCallIds = new Set<string>();
         for (const call of response.toolCalls) {
+          const callId = projection.unusedCallId(call.id, replyCallIds);
+          replyCallIds.add(callId);
           this.append(sessionId, {
             kind: "tool.call",
-            callId: call.id,
+            callId,
             name: call.name,
             input: call.input ?? {},
           });
-          const toRun: ToolCallToRun = {
-            callId: call.id,
-            name: call.name,
-            input: call.input ?? {},
-          };
+          const toRun: ToolCallToRun = { callId, name: call.name, input: call.input ?? {} };
           if (call.inputError !== undefined) toRun.inputError = call.inputError;
           calls.push(toRun);
         }

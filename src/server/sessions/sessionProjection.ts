@@ -31,6 +31,8 @@ export class SessionProjection {
   private readonly planRevisions = new PlanRevisions();
   private readonly callSteps = new CallSteps();
   private readonly assistantMessages = new AssistantMessageCounter();
+  /** Every call id the model has used here: a reused one is renamed (see `unusedCallId`). */
+  private readonly callIds = new Set<string>();
   /** Kept with the conversation so the compaction summary grows with it, not from scratch. */
   readonly summaries = new CompactionSummaries();
 
@@ -58,6 +60,7 @@ export class SessionProjection {
       if (entry.kind === "plan.approved" && entry.fresh)
         this.freshCut = this.conversation.settledCount();
       this.conversation.add(entry);
+      if (entry.kind === "tool.call") this.callIds.add(entry.callId);
     }
     this.dangling.add(entry);
     this.planHistory.add(entry);
@@ -82,6 +85,20 @@ export class SessionProjection {
   /** Q8: the open turn's calls without a result, by id and tool (not their inputs). */
   danglingCalls(): OpenCall[] {
     return this.dangling.list();
+  }
+
+  /**
+   * The model's call id, or a variant of it no call of this session has used (nor any in
+   * `taken`). A model that repeats an id, in one reply or across turns, would otherwise have
+   * its results paired with the wrong calls, on the page and in the next request (which the
+   * providers refuse).
+   */
+  unusedCallId(id: string, taken: ReadonlySet<string>): string {
+    const used = (candidate: string) => this.callIds.has(candidate) || taken.has(candidate);
+    if (!used(id)) return id;
+    let n = 2;
+    while (used(`${id}_${n}`)) n++;
+    return `${id}_${n}`;
   }
 
   /** A7: how the call's permission step was resolved, while it has no result. */
