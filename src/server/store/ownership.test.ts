@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import {
   existsSync,
   mkdirSync,
@@ -8,7 +9,6 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { once } from "node:events";
 import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { createServer, type RunningServer } from "../http/server.ts";
