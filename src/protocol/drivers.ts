@@ -12,3 +12,6 @@ export function isDrivenOverMcp(model: string): boolean {
 export function mcpClientOf(model: string): string {
   return model.slice(MCP_MODEL_PREFIX.length);
 }
+
+/** M1: the keyless default, a scripted demo, run when no model is configured. */
+export const DEMO_MODEL = "scripted/demo";

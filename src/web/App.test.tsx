@@ -58,6 +58,26 @@ describe("App", () => {
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Older work");
   });
 
+  it("[W1] a first visit with no sessions invites starting one, and its button starts it", async () => {
+    const user = userEvent.setup();
+    const { sent } = renderShell(<App />, { frames: [welcomeFrame({ sessions: [] })] });
+    const main = screen.getByRole("main");
+    expect(within(main).getByRole("heading", { level: 2 })).toHaveTextContent(
+      "Start your first session",
+    );
+    await user.click(within(main).getByRole("button", { name: "New session" }));
+    expect(sent).toEqual([{ type: "session.create" }]);
+  });
+
+  it("[W1][W2] with sessions but none open, the page asks to pick one (zh-CN)", () => {
+    renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    const main = screen.getByRole("main");
+    expect(within(main).getByRole("heading", { level: 2 })).toHaveTextContent(
+      "从上次停下的地方继续",
+    );
+    expect(within(main).queryByRole("button")).not.toBeInTheDocument();
+  });
+
   it("[W1] creates a session and selects it when its snapshot arrives", async () => {
     const user = userEvent.setup();
     const { sent, client } = renderShell(<App />, { frames: [twoSessions] });

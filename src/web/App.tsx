@@ -49,10 +49,32 @@ function paneLeavesInSteps(sessionId: string): boolean {
 
 function EmptyState() {
   const { t } = useTranslation();
+  const client = useClient();
+  const firstVisit = useAppStore(
+    (s) => s.connection.status === "open" && Object.keys(s.sessions).length === 0,
+  );
+  if (!firstVisit) {
+    return (
+      <div className="empty">
+        <h2>{t("empty.title")}</h2>
+        <p>{t("empty.body")}</p>
+      </div>
+    );
+  }
   return (
     <div className="empty">
-      <h2>{t("empty.title")}</h2>
-      <p>{t("empty.body")}</p>
+      <h2>{t("empty.firstTitle")}</h2>
+      <p>{t("empty.firstBody")}</p>
+      <button
+        type="button"
+        className="btn btn--primary"
+        onClick={() => {
+          requestComposerFocus();
+          client.createSession();
+        }}
+      >
+        {t("sessions.new")}
+      </button>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative, sep } from "node:path";
+import { DEMO_MODEL } from "../../protocol/drivers.ts";
 import { isProtectedPath } from "../permissions/protectedPaths.ts";
 import { isInside, realPathSync } from "../tools/workspacePath.ts";
 import type { ConfiguredModelCatalog } from "./catalog.ts";
@@ -131,7 +132,7 @@ export async function createModelProvider(
   return createOpenAICompatibleProvider(options);
 }
 
-export const FALLBACK_MODEL = "scripted/demo";
+export const FALLBACK_MODEL = DEMO_MODEL;
 
 /**
  * The model a new session starts on: the configured default (`PLANGATE_MODEL` or

@@ -112,6 +112,24 @@ describe("Transcript", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("[M1][W2] an empty session on the keyless demo model says what the script answers to, in both languages", () => {
+    renderEntries([]);
+    expect(screen.getByText(/Type “hello”, ask “what is in this project\?”/)).toBeInTheDocument();
+    renderEntries([], "zh-CN");
+    expect(screen.getByText(/由一段脚本扮演智能体/)).toBeInTheDocument();
+  });
+
+  it("[M1] an empty session on a real model has no demo hint", () => {
+    const frames = [
+      snapshotFrame("s1", [stored(1, { ...created, model: "openai/gpt-5" } as SessionEntry)], {
+        model: "openai/gpt-5",
+      }),
+    ];
+    renderShell(<Transcript sessionId="s1" />, { frames });
+    expect(screen.getByText(/Nothing here yet/)).toBeInTheDocument();
+    expect(screen.queryByText(/a script plays the agent/)).not.toBeInTheDocument();
+  });
+
   it("[W1] shows user and assistant messages, the assistant's as markdown", () => {
     renderEntries([
       { kind: "user.message", text: "Add a cache" },

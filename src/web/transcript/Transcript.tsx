@@ -1,4 +1,5 @@
 import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { DEMO_MODEL } from "../../protocol/drivers.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
@@ -94,6 +95,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const streaming = useAppStore((s) => s.views[sessionId]?.streaming ?? "");
   const hasEarlier = useAppStore((s) => (s.views[sessionId]?.earlier ?? null) !== null);
   const loadingEarlier = useAppStore((s) => s.views[sessionId]?.loadingEarlier ?? false);
+  // The keyless default: a newcomer learns what the scripted agent answers to.
+  const demo = useAppStore((s) => s.sessions[sessionId]?.model === DEMO_MODEL);
   const client = useClient();
   const requests = useAppStore((s) => s.views[sessionId]?.requests ?? NO_REQUESTS);
   const items = useMemo(() => transcriptItems(entries, requests), [entries, requests]);
@@ -185,6 +188,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         {!loaded ? <p className="transcript-empty">{t("transcript.loading")}</p> : null}
         {drawsNothing && !hasEarlier ? (
           <p className="transcript-empty">{t("transcript.empty")}</p>
+        ) : null}
+        {drawsNothing && !hasEarlier && demo ? (
+          <p className="transcript-empty transcript-demo">{t("transcript.demoHint")}</p>
         ) : null}
         {hiddenCount > 0 || hasEarlier ? (
           <button
