@@ -22,7 +22,14 @@ let connections = 0;
 
 async function connected() {
   if (client) return client;
-  const fresh = new pg.Client({ connectionString: workerData.url, application_name: "plangate" });
+  const fresh = new pg.Client({
+    connectionString: workerData.url,
+    application_name: "plangate",
+    // A hung server (or a cut without a reset) fails the statement instead of holding it forever.
+    connectionTimeoutMillis: workerData.workerTimeoutMs,
+    query_timeout: workerData.workerTimeoutMs,
+    keepAlive: true,
+  });
   const forget = () => {
     if (client === fresh) client = undefined;
   };
@@ -40,7 +47,41 @@ function reply(message) {
   Atomics.notify(signal, 0);
 }
 
+/** pg's own words for its two timeouts: the main thread treats them as "not answering". */
+function isTimeout(error) {
+  const message = String(error?.message ?? "");
+  return /^Query read timeout$|^Connection terminated due to connection timeout$|timeout expired/i.test(
+    message,
+  );
+}
+
+/** Whether PostgreSQL answers again, checked without holding the main thread. */
+async function probe(request) {
+  try {
+    const db = await connected();
+    await db.query("SELECT 1");
+    replies.postMessage({ id: request.id, probe: true, connections });
+  } catch (error) {
+    if (client) {
+      const broken = client;
+      client = undefined;
+      broken.end().catch(() => {});
+    }
+    // Not at once: a refused connection fails in a millisecond, and the next check follows it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    replies.postMessage({
+      id: request.id,
+      probe: true,
+      error: { message: String(error?.message ?? error), code: "PG_ERROR" },
+    });
+  }
+}
+
 parentPort.on("message", async (request) => {
+  if (request.probe) {
+    await probe(request);
+    return;
+  }
   try {
     if (loadFailure) throw new Error(`cannot load the pg client: ${loadFailure.message}`);
     if (request.close) {
@@ -76,7 +117,10 @@ parentPort.on("message", async (request) => {
     }
     reply({
       id: request.id,
-      error: { message: String(error?.message ?? error), code: error?.code ?? "PG_ERROR" },
+      error: {
+        message: String(error?.message ?? error),
+        code: isTimeout(error) ? "PG_WORKER_TIMEOUT" : (error?.code ?? "PG_ERROR"),
+      },
     });
   }
 });
