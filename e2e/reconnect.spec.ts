@@ -191,6 +191,6 @@ test.describe("across disconnects and restarts", () => {
     await expect(page.getByTestId("session-item")).toHaveCount(0);
     await expect(other.getByTestId("session-item")).toHaveCount(0);
     await expect(shell.composer).toHaveCount(0);
-    await expect(page.getByText(common["empty.title"])).toBeVisible();
+    await expect(page.getByText(common["empty.noSessionsTitle"])).toBeVisible();
   });
 });

@@ -58,13 +58,11 @@ describe("App", () => {
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Older work");
   });
 
-  it("[W1] a first visit with no sessions invites starting one, and its button starts it", async () => {
+  it("[W1] with no sessions at all (a first visit, or the last one deleted) the page invites starting one, and its button starts it", async () => {
     const user = userEvent.setup();
     const { sent } = renderShell(<App />, { frames: [welcomeFrame({ sessions: [] })] });
     const main = screen.getByRole("main");
-    expect(within(main).getByRole("heading", { level: 2 })).toHaveTextContent(
-      "Start your first session",
-    );
+    expect(within(main).getByRole("heading", { level: 2 })).toHaveTextContent("Start a session");
     await user.click(within(main).getByRole("button", { name: "New session" }));
     expect(sent).toEqual([{ type: "session.create" }]);
   });

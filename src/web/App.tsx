@@ -50,10 +50,10 @@ function paneLeavesInSteps(sessionId: string): boolean {
 function EmptyState() {
   const { t } = useTranslation();
   const client = useClient();
-  const firstVisit = useAppStore(
+  const noSessions = useAppStore(
     (s) => s.connection.status === "open" && Object.keys(s.sessions).length === 0,
   );
-  if (!firstVisit) {
+  if (!noSessions) {
     return (
       <div className="empty">
         <h2>{t("empty.title")}</h2>
@@ -63,8 +63,8 @@ function EmptyState() {
   }
   return (
     <div className="empty">
-      <h2>{t("empty.firstTitle")}</h2>
-      <p>{t("empty.firstBody")}</p>
+      <h2>{t("empty.noSessionsTitle")}</h2>
+      <p>{t("empty.noSessionsBody")}</p>
       <button
         type="button"
         className="btn btn--primary"
