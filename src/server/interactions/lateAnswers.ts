@@ -14,6 +14,13 @@ interface AutoResolved {
 /** How many auto-continued questions stay open to a late answer (oldest forgotten first). */
 const LATE_ANSWER_MEMORY = 10_000;
 
+/** X2: what a second late answer to a question gets, whichever server it is sent to (S2). */
+export const SECOND_LATE_ANSWER = {
+  ok: false,
+  code: "ALREADY_ANSWERED",
+  message: "a late answer was already given",
+} as const satisfies LateAnswerReceipt;
+
 /** X2: questions that continued on their own (A3) and may get one late answer each. */
 export class LateAnswers {
   private readonly autoResolved = new SettledMemory<AutoResolved>(LATE_ANSWER_MEMORY);
@@ -29,9 +36,7 @@ export class LateAnswers {
   accept(interactionId: string, answers: QuestionAnswers): LateAnswerReceipt | undefined {
     const auto = this.autoResolved.get(interactionId);
     if (!auto) return undefined;
-    if (auto.lateAnswered) {
-      return { ok: false, code: "ALREADY_ANSWERED", message: "a late answer was already given" };
-    }
+    if (auto.lateAnswered) return SECOND_LATE_ANSWER;
     const checked = checkAnswers(auto.request.questions, answers);
     if (!checked.ok) return { ok: false, code: "INVALID_ANSWER", message: checked.message };
     if (Object.keys(checked.answers).length === 0) {

@@ -26,6 +26,7 @@ export function guardStorage<T>(what: string, operation: () => T): T {
       error instanceof StorageError ||
       error instanceof SessionNotFoundError ||
       error instanceof AlreadyResolvedError ||
+      error instanceof AlreadyLateAnsweredError ||
       error instanceof CountdownTakenError
     )
       throw error;
@@ -42,17 +43,25 @@ export function guardStorage<T>(what: string, operation: () => T): T {
 }
 
 /** R3/S2: the interaction already has its resolution in the log; this one was not written. */
+export class AlreadyResolvedError extends Error {
+  constructor(readonly interactionId: string) {
+    super(`Interaction ${interactionId} is already resolved.`);
+    this.name = "AlreadyResolvedError";
+  }
+}
+
+/** X2/S2: the question already has its one late answer in the log; this one was not written. */
+export class AlreadyLateAnsweredError extends Error {
+  constructor(readonly interactionId: string) {
+    super(`Interaction ${interactionId} already has its late answer.`);
+    this.name = "AlreadyLateAnsweredError";
+  }
+}
+
 /** S2: another server already started (or ruled out) this question's countdown. */
 export class CountdownTakenError extends Error {
   constructor(readonly interactionId: string) {
     super(`The countdown of interaction ${interactionId} was already started.`);
     this.name = "CountdownTakenError";
-  }
-}
-
-export class AlreadyResolvedError extends Error {
-  constructor(readonly interactionId: string) {
-    super(`Interaction ${interactionId} is already resolved.`);
-    this.name = "AlreadyResolvedError";
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { upgradeStoredEntry } from "../plan/executionMode.ts";
 import {
+  AlreadyLateAnsweredError,
   AlreadyResolvedError,
   CountdownTakenError,
   guardStorage,
@@ -417,16 +418,28 @@ export class SessionLog {
     );
     if (!row) throw new SessionNotFoundError(sessionId);
     const seq = row.last_seq;
-    const interactionId = interactionIdOf(entry) ?? null;
+    const lateAnswerFor = entry.kind === "user.message" ? entry.lateAnswerFor : undefined;
+    // A late answer is filed under its question, so the check below finds it by index.
+    const interactionId = interactionIdOf(entry) ?? lateAnswerFor ?? null;
     // R3/S2: a resolution is written once, whichever server or timer comes second.
-    if (entry.kind === "interaction.resolved" && this.isResolved(sessionId, entry.interactionId)) {
+    if (
+      entry.kind === "interaction.resolved" &&
+      this.hasInteractionEntry(sessionId, entry.interactionId, entry.kind)
+    ) {
       throw new AlreadyResolvedError(entry.interactionId);
+    }
+    // X2/S2: one late answer per question, whichever server the second one is sent to.
+    if (
+      lateAnswerFor !== undefined &&
+      this.hasInteractionEntry(sessionId, lateAnswerFor, "user.message")
+    ) {
+      throw new AlreadyLateAnsweredError(lateAnswerFor);
     }
     // S2: servers that restored one question each start its countdown; the first one counts.
     if (
       entry.kind === "interaction.countdown" &&
       entry.countdown.phase !== "paused" &&
-      this.hasCountdown(sessionId, entry.interactionId)
+      this.hasInteractionEntry(sessionId, entry.interactionId, entry.kind)
     ) {
       throw new CountdownTakenError(entry.interactionId);
     }
@@ -467,24 +480,16 @@ export class SessionLog {
     ]);
   }
 
-  private hasCountdown(sessionId: string, interactionId: string): boolean {
+  private hasInteractionEntry(
+    sessionId: string,
+    interactionId: string,
+    kind: SessionEntry["kind"],
+  ): boolean {
     return (
       this.db.get(
         `SELECT 1 AS found FROM entries ${this.indexedBy("entries_by_interaction")}
-         WHERE session_id = ? AND interaction_id = ? AND kind = 'interaction.countdown'
-           AND interaction_id IS NOT NULL`,
-        [sessionId, interactionId],
-      ) !== undefined
-    );
-  }
-
-  private isResolved(sessionId: string, interactionId: string): boolean {
-    return (
-      this.db.get(
-        `SELECT 1 AS found FROM entries ${this.indexedBy("entries_by_interaction")}
-         WHERE session_id = ? AND interaction_id = ? AND kind = 'interaction.resolved'
-           AND interaction_id IS NOT NULL`,
-        [sessionId, interactionId],
+         WHERE session_id = ? AND interaction_id = ? AND kind = ? AND interaction_id IS NOT NULL`,
+        [sessionId, interactionId, kind],
       ) !== undefined
     );
   }

@@ -40,6 +40,33 @@ describe("store: PostgreSQL only", () => {
     expect(tables.rows).toEqual([{ table_name: "invoices" }]);
   });
 
+  it("[X2][S2] the database itself refuses a second late answer to a question, past the log's check", async () => {
+    const url = await server.newDatabase();
+    const store = openStore(url, new FakeClock());
+    store.log.createSession({
+      id: "s1",
+      title: "t",
+      model: "scripted:demo",
+      mode: { permissionMode: "build", planEnabled: false },
+    });
+    store.log.append("s1", {
+      kind: "user.message",
+      text: "Red after all",
+      synthetic: true,
+      lateAnswerFor: "q1",
+    });
+    const insert = (seq: number, interactionId: string | null) =>
+      store.db.run(
+        "INSERT INTO entries (session_id, seq, at, kind, body, interaction_id) VALUES ('s1', ?, 0, 'user.message', '{}', ?)",
+        [seq, interactionId],
+      );
+    expect(() => insert(10, "q1")).toThrow(/entries_one_late_answer/);
+    insert(11, "q2");
+    insert(12, null);
+    insert(13, null);
+    store.close();
+  });
+
   it("[S2] a second server on the same PostgreSQL database starts too; each names itself", async () => {
     const url = await server.newDatabase();
     const first = openStore(url, new FakeClock());

@@ -1,6 +1,6 @@
 import type { SessionEntry, StoredEntry } from "../../protocol/index.ts";
 import { FakeClock } from "../interactions/fakeClock.ts";
-import { AlreadyResolvedError, SessionNotFoundError } from "./errors.ts";
+import { AlreadyLateAnsweredError, AlreadyResolvedError, SessionNotFoundError } from "./errors.ts";
 import { hashNamedToken, NamedTokenError, NamedTokenStore } from "./namedTokens.ts";
 import { openStore, type Store } from "./store.ts";
 
@@ -31,6 +31,15 @@ function question(interactionId: string, sessionId = "s1"): SessionEntry {
       ],
       createdAt: 0,
     },
+  };
+}
+
+function lateAnswer(interactionId: string, label: string): SessionEntry {
+  return {
+    kind: "user.message",
+    text: `I choose ${label} after all.`,
+    synthetic: true,
+    lateAnswerFor: interactionId,
   };
 }
 
@@ -233,6 +242,29 @@ export function describeStore(name: string, newLocation: NewStoreLocation): void
         }),
       ).toThrow(AlreadyResolvedError);
       expect(store.log.openRequests("s1", 100)).toEqual([]);
+    });
+
+    it("[X2][S2] a question takes one late answer: a second store on the same database is refused and writes nothing", () => {
+      const other = open();
+      store.log.append("s1", question("q1"));
+      store.log.append("s1", question("q2"));
+      const first = store.log.append("s1", lateAnswer("q1", "A"));
+      const heard: number[] = [];
+      other.log.subscribe((_sessionId, stored) => heard.push(stored.seq));
+      expect(() => other.log.append("s1", lateAnswer("q1", "B"))).toThrow(AlreadyLateAnsweredError);
+      expect(() => store.log.append("s1", lateAnswer("q1", "B"))).toThrow(AlreadyLateAnsweredError);
+      expect(heard).toEqual([]);
+      expect(other.log.requireSession("s1").lastSeq).toBe(first.seq);
+      // Another question's late answer, and plain messages, are not held back by it.
+      other.log.append("s1", lateAnswer("q2", "B"));
+      other.log.append("s1", { kind: "user.message", text: "thanks" });
+      other.log.append("s1", { kind: "user.message", text: "thanks again" });
+      const late = store.log
+        .entriesAfter("s1", 0)
+        .flatMap(({ entry }) =>
+          entry.kind === "user.message" && entry.lateAnswerFor ? [entry.lateAnswerFor] : [],
+        );
+      expect(late).toEqual(["q1", "q2"]);
     });
 
     it("[S1] keeps the session row in step with its log: mode, model, rename, order and delete", () => {

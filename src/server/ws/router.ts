@@ -12,9 +12,10 @@ import {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import type { InboxFeed } from "../inbox/inboxFeed.ts";
+import { SECOND_LATE_ANSWER } from "../interactions/lateAnswers.ts";
 import type { InteractionRegistry, Receipt } from "../interactions/port.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
-import { SessionNotFoundError, StorageError } from "../store/errors.ts";
+import { AlreadyLateAnsweredError, SessionNotFoundError, StorageError } from "../store/errors.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SettingsStore } from "../store/settingsStore.ts";
 import { Client, ClientSet } from "./clients.ts";
@@ -249,6 +250,10 @@ export class WsRouter {
             lateAnswerFor: frame.interactionId,
           });
         } catch (error) {
+          // S2: another server wrote its late answer first; this one stays refused here too.
+          if (error instanceof AlreadyLateAnsweredError) {
+            return receipt(client, frame.interactionId, SECOND_LATE_ANSWER);
+          }
           if (!(error instanceof StorageError)) throw error;
           interactions.releaseLateAnswer(frame.interactionId);
           const message = "the late answer could not be recorded";

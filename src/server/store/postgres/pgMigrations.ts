@@ -82,6 +82,13 @@ export const pgMigrations: readonly string[] = [
     revoked_at BIGINT
   );
   `,
+  `
+  -- X2/S2: the database itself refuses a second late answer to a question, whichever server
+  -- writes it. A late answer is filed under its question from now on; older ones keep NULL
+  -- (servers restored them into memory, and a NULL never conflicts).
+  CREATE UNIQUE INDEX entries_one_late_answer ON entries (session_id, interaction_id)
+    WHERE kind = 'user.message' AND interaction_id IS NOT NULL;
+  `,
 ];
 
 /** Any number shared by every plangate: servers starting together migrate one at a time. */
