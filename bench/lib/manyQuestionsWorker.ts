@@ -13,7 +13,7 @@ import {
 import type { Clock } from "../../src/server/clock.ts";
 import { createInteractionRegistry } from "../../src/server/interactions/registry.ts";
 import { openDatabase } from "../../src/server/store/database.ts";
-import { takeDeadlineLease } from "../../src/server/store/postgres/deadlineLeases.ts";
+import { takeLease } from "../../src/server/store/postgres/leases.ts";
 import { SessionLog } from "../../src/server/store/sessionLog.ts";
 import { asSqlDb, type SqlDb } from "../../src/server/store/sqlDb.ts";
 import { openStore } from "../../src/server/store/store.ts";
@@ -177,8 +177,8 @@ async function lateness(dir: string) {
     ...(PG_URL
       ? {
           takeDeadline: (interactionId: string) =>
-            takeDeadlineLease(db, {
-              interactionId,
+            takeLease(db, {
+              key: interactionId,
               holder: "bench",
               now: Date.now(),
               leaseMs: 10_000,

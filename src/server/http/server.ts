@@ -31,9 +31,9 @@ import { createSessionMaterialSource } from "../sessionContext/source.ts";
 import { SessionManager } from "../sessions/sessionManager.ts";
 import type { DatabaseLock } from "../store/databaseLock.ts";
 import { randomId } from "../store/ids.ts";
-import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
 import { CANCEL_CHANNEL, cancelPayload } from "../store/postgres/entryChannel.ts";
 import type { EntryNotifications } from "../store/postgres/entryNotifications.ts";
+import { LEASE_ROWS_KEPT_MS, takeLease } from "../store/postgres/leases.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
@@ -205,8 +205,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     ...(shared
       ? {
           takeDeadline: (interactionId: string) =>
-            takeDeadlineLease(db, {
-              interactionId,
+            takeLease(db, {
+              key: interactionId,
               holder: serverId,
               now: clock.now(),
               leaseMs: DEADLINE_LEASE_MS,
@@ -339,6 +339,18 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     clock,
     baseUrl: () => publicUrl?.origin ?? `http://127.0.0.1:${port}`,
     allowLoopbackEndpoints: options.allowLoopbackPushEndpoints ?? false,
+    // S2: every server hears the same inbox change; one of them pushes it.
+    ...(shared
+      ? {
+          takePush: (key: string) =>
+            takeLease(db, {
+              key,
+              holder: serverId,
+              now: clock.now(),
+              leaseMs: LEASE_ROWS_KEPT_MS,
+            }),
+        }
+      : {}),
   });
   const built = existsSync(join(distDir, "index.html"));
   const page = new PageDocument(distDir);

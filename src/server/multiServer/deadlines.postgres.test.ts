@@ -1,7 +1,7 @@
 import pg from "pg";
 import { FakeClock } from "../interactions/fakeClock.ts";
 import { CountdownTakenError } from "../store/errors.ts";
-import { takeDeadlineLease } from "../store/postgres/deadlineLeases.ts";
+import { takeLease } from "../store/postgres/leases.ts";
 import { openStore } from "../store/store.ts";
 import { ASK_COLOUR_TURN } from "../testing/scenarioTurns.ts";
 import { kindIs, sessionOnBoth, useServersOnPostgres } from "../testing/serversOnPostgres.ts";
@@ -17,22 +17,22 @@ describe("[S2] each deadline fires once across servers", () => {
     const url = await servers.postgres().newDatabase();
     const first = openStore(url, new FakeClock());
     const second = openStore(url, new FakeClock());
-    const lease = { interactionId: "int_1", now: 1_000, leaseMs: 10_000 };
-    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a" })).toBe(true);
-    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b" })).toBe(false);
-    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a", now: 2_000 })).toBe(true);
-    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b", now: 11_999 })).toBe(false);
+    const lease = { key: "int_1", now: 1_000, leaseMs: 10_000 };
+    expect(takeLease(first.db, { ...lease, holder: "srv_a" })).toBe(true);
+    expect(takeLease(second.db, { ...lease, holder: "srv_b" })).toBe(false);
+    expect(takeLease(first.db, { ...lease, holder: "srv_a", now: 2_000 })).toBe(true);
+    expect(takeLease(second.db, { ...lease, holder: "srv_b", now: 11_999 })).toBe(false);
     // srv_a died before writing the resolution: once its lease has run out, srv_b fires.
-    expect(takeDeadlineLease(second.db, { ...lease, holder: "srv_b", now: 12_001 })).toBe(true);
-    expect(takeDeadlineLease(first.db, { ...lease, holder: "srv_a", now: 12_002 })).toBe(false);
+    expect(takeLease(second.db, { ...lease, holder: "srv_b", now: 12_001 })).toBe(true);
+    expect(takeLease(first.db, { ...lease, holder: "srv_a", now: 12_002 })).toBe(false);
     // Rows an hour old are dropped as another lease is taken.
     const later = {
-      interactionId: "int_2",
+      key: "int_2",
       holder: "srv_a",
       now: 12_001 + 3_600_001,
       leaseMs: 10_000,
     };
-    expect(takeDeadlineLease(first.db, later)).toBe(true);
+    expect(takeLease(first.db, later)).toBe(true);
     expect(first.db.all("SELECT interaction_id FROM deadline_leases")).toEqual([
       { interaction_id: "int_2" },
     ]);

@@ -37,6 +37,11 @@ export interface PushNotifierDeps {
   session(sessionId: string): { title: string; model: string } | undefined;
   /** Where a notification opens: the public URL when one is set. */
   baseUrl(): string;
+  /**
+   * S2: the lease on one push (`<interaction id>#<reason>`); only the server that gets it
+   * sends. Absent (SQLite, one server): every push is this server's to send.
+   */
+  takePush?(key: string): boolean;
 }
 
 function kindOf(item: InboxItem): PushPayload["kind"] {
@@ -60,7 +65,8 @@ export function notificationActions(request: InboxItem["request"]): PushPayload[
 
 /**
  * U3/X5: a push to every subscribed device when something starts waiting, and once more when
- * its countdown becomes visible. Each interaction is announced at most once per reason.
+ * its countdown becomes visible. Each interaction is announced at most once per reason, by
+ * one server of those sharing a PostgreSQL (S2).
  */
 export class PushNotifier {
   private readonly announced = new Set<string>();
@@ -74,10 +80,10 @@ export class PushNotifier {
       this.announced.delete(`${id}#countdown`);
     }
     for (const item of frame.upserted) {
-      const id = item.request.interactionId;
-      if (!this.announced.has(`${id}#arrived`)) {
-        this.announced.add(`${id}#arrived`);
-        sends.push(this.pushAll(item));
+      const key = `${item.request.interactionId}#arrived`;
+      if (!this.announced.has(key)) {
+        this.announced.add(key);
+        sends.push(this.pushAll(key, item));
       }
     }
     return Promise.all(sends).then(() => undefined);
@@ -85,12 +91,12 @@ export class PushNotifier {
 
   /** X5: the countdown of this item is now on screen; say so before the deadline. */
   countdownVisible(item: InboxItem): Promise<void> {
-    const id = item.request.interactionId;
-    if (item.countdown.phase !== "counting" || this.announced.has(`${id}#countdown`)) {
+    const key = `${item.request.interactionId}#countdown`;
+    if (item.countdown.phase !== "counting" || this.announced.has(key)) {
       return Promise.resolve();
     }
-    this.announced.add(`${id}#countdown`);
-    return this.pushAll(item, item.countdown.deadlineAt);
+    this.announced.add(key);
+    return this.pushAll(key, item, item.countdown.deadlineAt);
   }
 
   payloadOf(item: InboxItem, deadlineAt?: number): PushPayload {
@@ -118,11 +124,12 @@ export class PushNotifier {
    * Never rejects: callers fire and forget, and an unhandled rejection (the store away, say)
    * would end the server. A push that could not be sent is only logged.
    */
-  private async pushAll(item: InboxItem, deadlineAt?: number): Promise<void> {
+  private async pushAll(key: string, item: InboxItem, deadlineAt?: number): Promise<void> {
     try {
       // Most servers have no device subscribed: a burst's items then cost no session read each.
       const subscriptions = this.deps.subscriptions.list();
       if (subscriptions.length === 0) return;
+      if (this.deps.takePush && !this.deps.takePush(key)) return;
       const payload = this.payloadOf(item, deadlineAt);
       await Promise.all(
         subscriptions.map(async (subscription) => {

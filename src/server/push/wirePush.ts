@@ -21,6 +21,8 @@ export interface WirePushDeps {
   clock: Clock;
   baseUrl(): string;
   allowLoopbackEndpoints: boolean;
+  /** S2: see PushNotifierDeps.takePush. */
+  takePush?(key: string): boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
     send: (subscription, payload) => sendPush(subscription, payload, vapid),
     session: (id) => deps.log.getSession(id),
     baseUrl: deps.baseUrl,
+    ...(deps.takePush ? { takePush: deps.takePush } : {}),
   });
   const countdowns = new CountdownPushes({
     clock: deps.clock,

@@ -1,15 +1,17 @@
 import type { SqlDb } from "../sqlDb.ts";
 
-const LEASE_ROWS_KEPT_MS = 60 * 60_000;
+/** How long a lease row is kept after it was taken: a push's lease lasts as long (U3). */
+export const LEASE_ROWS_KEPT_MS = 60 * 60_000;
 
 /**
- * S2: a deadline is fired by the one server that takes its lease: a conditional write that
- * inserts the row, or takes it over once the holder's lease ran out (it died before writing
- * the resolution). Every other server leaves the deadline alone.
+ * S2: an act that must happen once across servers is done by the one server that takes its
+ * lease: a conditional write that inserts the row, or takes it over once the holder's lease ran
+ * out (it died before acting). Every other server leaves the act alone. A key names the act:
+ * a deadline's firing is its interaction's id; a push (U3) is `<interaction id>#<reason>`.
  */
-export function takeDeadlineLease(
+export function takeLease(
   db: SqlDb,
-  lease: { interactionId: string; holder: string; now: number; leaseMs: number },
+  lease: { key: string; holder: string; now: number; leaseMs: number },
 ): boolean {
   // A lease matters for seconds; rows an hour old go in the same statement, so none pile up.
   const row = db.get<{ holder: string }>(
@@ -20,8 +22,8 @@ export function takeDeadlineLease(
      RETURNING holder`,
     [
       lease.now - LEASE_ROWS_KEPT_MS,
-      lease.interactionId,
-      lease.interactionId,
+      lease.key,
+      lease.key,
       lease.holder,
       lease.now,
       lease.now - lease.leaseMs,
