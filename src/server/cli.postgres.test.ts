@@ -1,8 +1,9 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { PROTOCOL_VERSION, type StoredEntry } from "../protocol/index.ts";
 import { CliError, parseCliOptions } from "./cliOptions.ts";
+import { redactUrl } from "./store/store.ts";
 import { CliProcess } from "./testing/cliProcess.ts";
 import { tempDir } from "./testing/helpers.ts";
 import { startTestPostgres, type TestPostgres } from "./testing/testPostgres.ts";
@@ -105,6 +106,34 @@ describe("--db postgres://", () => {
         snapshot.entries.find((e) => e.entry.kind === "turn.ended") ??
         (await second.client.next("event", (f) => f.entry.kind === "turn.ended"));
       expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+    }, 60_000);
+
+    it("[S2] a server or token command on SQLite in a workspace PostgreSQL servers share refuses, naming the database", async () => {
+      const dbUrl = await postgres.newDatabase();
+      const shared = await start(dbUrl);
+      const marker = join(dir.path, ".zcode", "shared-database");
+      expect(readFileSync(marker, "utf8").trim()).toBe(redactUrl(dbUrl));
+
+      const onSqlite = CliProcess.spawn(["--port", "0", "--workspace", dir.path, "--no-build"]);
+      running.push(onSqlite);
+      await expect(onSqlite.url()).rejects.toThrow(/exited with 1 before printing a URL/);
+      const tokens = CliProcess.spawn(["token", "issue", "alice", "--workspace", dir.path]);
+      running.push(tokens);
+      expect(await tokens.exited()).toBe(1);
+      for (const output of [onSqlite.output, tokens.output]) {
+        expect(output).toContain(`kept in PostgreSQL at ${redactUrl(dbUrl)}`);
+        expect(output).toContain("--db");
+        expect(output).toContain(`delete ${marker}`);
+      }
+      expect(existsSync(join(dir.path, ".zcode", "plangate.db"))).toBe(false);
+
+      // Once the workspace no longer uses PostgreSQL, the marker goes and SQLite serves it.
+      await shared.cli.kill();
+      rmSync(marker);
+      const alone = CliProcess.spawn(["--port", "0", "--workspace", dir.path, "--no-build"]);
+      running.push(alone);
+      await alone.url();
+      expect(existsSync(join(dir.path, ".zcode", "plangate.db"))).toBe(true);
     }, 60_000);
 
     it("[S1] stops with a clear error when PostgreSQL cannot be reached", async () => {

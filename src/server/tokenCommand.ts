@@ -5,6 +5,7 @@ import { systemClock } from "./clock.ts";
 import { parsePublicUrl, ReachError } from "./http/reach.ts";
 import { runningServerPort } from "./store/databaseLock.ts";
 import { NamedTokenError, NamedTokenStore } from "./store/namedTokens.ts";
+import { refuseSplitWorkspace } from "./store/sharedWorkspace.ts";
 import { isPostgresUrl, openStore } from "./store/store.ts";
 
 export const TOKEN_USAGE = `Usage: npm start -- token <issue NAME | revoke NAME | list> [options]
@@ -55,6 +56,8 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
     throw error;
   }
 
+  // S2: a token in a file the workspace's servers do not read would open nothing.
+  refuseSplitWorkspace(workspace, dbPath);
   const opened = openStore(dbPath, systemClock);
   try {
     const store = new NamedTokenStore(opened.db);

@@ -35,6 +35,7 @@ import { CANCEL_CHANNEL, cancelPayload } from "../store/postgres/entryChannel.ts
 import type { EntryNotifications } from "../store/postgres/entryNotifications.ts";
 import { LEASE_ROWS_KEPT_MS, takeLease } from "../store/postgres/leases.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
+import { markSharedWorkspace, refuseSplitWorkspace } from "../store/sharedWorkspace.ts";
 import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
@@ -169,6 +170,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   };
   const listModels = options.listModels ?? (() => [fallbackInfo]);
 
+  refuseSplitWorkspace(workspace, options.dbPath);
   // R11 before R13: a file is locked before it is opened, let alone changed; a PostgreSQL
   // database is locked on the store's own connection.
   const fileLock = isPostgresUrl(options.dbPath) ? undefined : lockStore(options.dbPath);
@@ -184,6 +186,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   }
   try {
     options.checkStore?.(store);
+    if (store.backend === "postgres") markSharedWorkspace(workspace, store.location);
   } catch (error) {
     store.close();
     lock.release();
