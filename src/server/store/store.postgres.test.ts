@@ -2,7 +2,7 @@ import pg from "pg";
 import { FakeClock } from "../interactions/fakeClock.ts";
 import { startTestPostgres, type TestPostgres } from "../testing/testPostgres.ts";
 import { ForeignDatabaseError } from "./database.ts";
-import { lockStore, openStore } from "./store.ts";
+import { lockStore, openStore, type Store } from "./store.ts";
 import { describeStore } from "./storeSuite.ts";
 
 let server: TestPostgres;
@@ -14,6 +14,18 @@ afterAll(async () => {
 });
 
 describeStore("PostgreSQL", () => server.newDatabase());
+
+/** A store on `url` holding one empty session, `s1`. */
+function storeWithSession(url: string): Store {
+  const store = openStore(url, new FakeClock());
+  store.log.createSession({
+    id: "s1",
+    title: "t",
+    model: "scripted:demo",
+    mode: { permissionMode: "build", planEnabled: false },
+  });
+  return store;
+}
 
 describe("store: PostgreSQL only", () => {
   it("[S1] migrates an empty database once; a reopen finds it at the newest version", async () => {
@@ -42,13 +54,7 @@ describe("store: PostgreSQL only", () => {
 
   it("[X2][S2] the database itself refuses a second late answer to a question, past the log's check", async () => {
     const url = await server.newDatabase();
-    const store = openStore(url, new FakeClock());
-    store.log.createSession({
-      id: "s1",
-      title: "t",
-      model: "scripted:demo",
-      mode: { permissionMode: "build", planEnabled: false },
-    });
+    const store = storeWithSession(url);
     store.log.append("s1", {
       kind: "user.message",
       text: "Red after all",
@@ -86,13 +92,7 @@ describe("store: PostgreSQL only", () => {
 
   it("[S1][R6] a lost connection is replaced between writes; nothing is lost or doubled", async () => {
     const url = await server.newDatabase();
-    const store = openStore(url, new FakeClock());
-    store.log.createSession({
-      id: "s1",
-      title: "t",
-      model: "scripted:demo",
-      mode: { permissionMode: "build", planEnabled: false },
-    });
+    const store = storeWithSession(url);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(
