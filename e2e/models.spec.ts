@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect as baseExpect, type Locator, type Page } from "@playwright/test";
-import { openAIStream } from "../src/server/models/testing/fakeOpenAI.ts";
+import { openAIError, openAIStream } from "../src/server/models/testing/fakeOpenAI.ts";
 import { type LoopbackApi, startLoopbackApi } from "../src/server/models/testing/loopbackApi.ts";
 import { expect, test } from "./fixtures.ts";
 import { ShellPage } from "./pages/shell.ts";
@@ -123,6 +123,68 @@ test.describe("a real model on loopback", () => {
     await shell.waitConnected();
     await expect(picker).toHaveValue("loopback/fake-model");
     await expect(todos.progress).toHaveText("1 / 3 done");
+  });
+});
+
+/** plangate's config, naming one OpenAI-compatible model on the loopback API. */
+function configureLoopback(workspace: string, api: LoopbackApi): void {
+  mkdirSync(join(workspace, ".zcode"), { recursive: true });
+  writeFileSync(
+    join(workspace, ".zcode", "plangate.json"),
+    JSON.stringify({
+      providers: {
+        loopback: {
+          kind: "openai",
+          name: "Loopback",
+          baseURL: `${api.origin}/v1`,
+          models: [{ id: "fake-model", name: "Fake model" }],
+        },
+      },
+    }),
+  );
+}
+
+test.describe("a model's trouble on a Chinese page", () => {
+  test.use({ locale: "zh-CN" });
+  let api: LoopbackApi;
+
+  test.beforeEach(async () => {
+    api = await startLoopbackApi([
+      // Prompt 1: rate limited once, then answered.
+      { ...openAIError(429, "Slow down", "rate_limit_exceeded"), headers: { "retry-after": "1" } },
+      openAIStream([{ content: "好的，已完成。" }]),
+      // Prompt 2: the key is refused.
+      openAIError(401, "Incorrect API key provided", "invalid_api_key"),
+    ]);
+  });
+  test.afterEach(async () => {
+    await api.close();
+  });
+
+  test("[W2][M1] a retry and a refused key read in Chinese, with the server's own words kept", async ({
+    page,
+    server,
+  }) => {
+    configureLoopback(server.workspace, api);
+    const shell = new ShellPage(page);
+    await shell.open(server.url);
+    await shell.newSession();
+    await page.getByRole("combobox", { name: "模型" }).selectOption("loopback/fake-model");
+    await expect(shell.transcript).toContainText("模型已切换为 loopback/fake-model");
+
+    const notices = page.getByTestId("entry-notice");
+    await shell.send("整理一下");
+    await expect(notices.first()).toHaveText(
+      /^127\.0\.0\.1:\d+ 正在限制请求频率；1 秒后重试。（HTTP 429: Slow down）$/,
+    );
+    await expect(shell.assistantMessages.last()).toHaveText(/好的，已完成。/);
+
+    await shell.send("继续");
+    await expect(page.getByRole("alert")).toHaveText(
+      /^127\.0\.0\.1:\d+ 拒绝了 API 密钥。请检查为该服务商配置的密钥。（HTTP 401）$/,
+    );
+    await expect(page.getByTestId("entry-turn-error")).toHaveText("本轮因错误而停止。");
+    await expect(shell.transcript).not.toContainText(/rate limiting|refused the API key/);
   });
 });
 

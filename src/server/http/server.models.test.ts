@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setUpHostModels } from "../models/hostModels.ts";
-import { openAIStream } from "../models/testing/fakeOpenAI.ts";
+import { openAIError, openAIStream } from "../models/testing/fakeOpenAI.ts";
 import {
   type FakeReply,
   type LoopbackApi,
@@ -204,7 +204,11 @@ describe("a model's broken replies (R2, M1)", () => {
     const entries = client.events(sessionId).map((f) => f.entry);
     expect(entries).toContainEqual({ kind: "assistant.message", text: "The first half of a long" });
     expect(entries).toContainEqual(
-      expect.objectContaining({ kind: "notice", text: expect.stringMatching(/output limit/) }),
+      expect.objectContaining({
+        kind: "notice",
+        code: "reply.outputLimit",
+        text: expect.stringMatching(/output limit/),
+      }),
     );
     client.close();
   });
@@ -216,8 +220,62 @@ describe("a model's broken replies (R2, M1)", () => {
     expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
     const entries = client.events(sessionId).map((f) => f.entry);
     expect(entries).toContainEqual(
-      expect.objectContaining({ kind: "notice", text: expect.stringMatching(/empty reply/) }),
+      expect.objectContaining({
+        kind: "notice",
+        code: "reply.empty",
+        text: expect.stringMatching(/empty reply/),
+      }),
     );
+    client.close();
+  });
+
+  it("[W2][M1] a refused key ends the turn with a coded notice the page can word; the English stays beside it", async () => {
+    const { client, sessionId, api } = await serve([
+      openAIError(401, `Incorrect API key provided: ${SECRET}`, "invalid_api_key"),
+    ]);
+    client.send({ type: "prompt", sessionId, text: "hello" });
+    const ended = await client.next("event", (f) => f.entry.kind === "turn.ended");
+    const endpoint = new URL(api.origin).host;
+    const notice = {
+      code: "model.auth",
+      params: { endpoint, detail: "HTTP 401" },
+    };
+    const text = `${endpoint} refused the API key. Check the key configured for this provider. (HTTP 401)`;
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "error", message: text, ...notice });
+    expect(client.events(sessionId).map((f) => f.entry)).toContainEqual({
+      kind: "notice",
+      level: "error",
+      text,
+      ...notice,
+    });
+    expect(JSON.stringify(client.frames)).not.toContain(SECRET);
+    client.close();
+  });
+
+  it("[W2][M1] a rate-limited request shows as a notice in the turn while it is retried", async () => {
+    const { client, sessionId, api } = await serve([
+      {
+        ...openAIError(429, "Slow down", "rate_limit_exceeded"),
+        headers: { "retry-after-ms": "20" },
+      },
+      openAIStream([{ content: "Made it." }]),
+    ]);
+    client.send({ type: "prompt", sessionId, text: "hello" });
+    const ended = await client.next("event", (f) => f.entry.kind === "turn.ended");
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "completed" });
+    const entries = client.events(sessionId).map((f) => f.entry);
+    const retry = entries.findIndex((e) => e.kind === "notice");
+    expect(entries[retry]).toEqual({
+      kind: "notice",
+      level: "info",
+      text: `${new URL(api.origin).host} is rate limiting requests; trying again in 1 s. (HTTP 429: Slow down)`,
+      code: "model.retryRateLimited",
+      params: { endpoint: new URL(api.origin).host, seconds: "1", detail: "HTTP 429: Slow down" },
+    });
+    expect(entries.slice(retry + 1, retry + 2)).toEqual([
+      { kind: "assistant.message", text: "Made it." },
+    ]);
+    expect(api.requests).toHaveLength(2);
     client.close();
   });
 });

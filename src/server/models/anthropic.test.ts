@@ -1,3 +1,4 @@
+import type { TurnNotice } from "../../shared/turnNotices.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import type { ModelRequest } from "./provider.ts";
 import { ModelError } from "./provider.ts";
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function providerFor(
   replies: FakeReply[],
-  extra: { reasoningLevel?: string; streamIdleMs?: number } = {},
+  extra: { reasoningLevel?: string; streamIdleMs?: number; maxRetries?: number } = {},
 ) {
   api = await startLoopbackApi(replies);
   return createAnthropicProvider({
@@ -193,6 +194,69 @@ describe("Anthropic provider", () => {
     await api?.close();
     const streamed = await providerFor([anthropicStreamError("rate_limit_error", "Too many")]);
     expect((await modelErrorOf(streamed.complete(request()))).kind).toBe("rate_limit");
+  });
+
+  it("[M1] reports HTTP 529 and an overloaded stream event as overloaded, not as the network", async () => {
+    const provider = await providerFor([anthropicError(529, "overloaded_error", "Overloaded")]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("overloaded");
+    expect(error.notice).toEqual({
+      code: "model.overloaded",
+      params: { endpoint: expect.stringMatching(/^127\.0\.0\.1:/), detail: "HTTP 529: Overloaded" },
+    });
+    await api?.close();
+    const streamed = await providerFor([anthropicStreamError("overloaded_error", "Overloaded")]);
+    const inStream = await modelErrorOf(streamed.complete(request()));
+    expect(inStream.kind).toBe("overloaded");
+    expect(inStream.notice.params.detail).toBe("overloaded_error: Overloaded");
+    expect(inStream.message).not.toContain("HTTP");
+  });
+
+  it("[M1] an api_error event inside the stream is the server's own failure, with no made-up status", async () => {
+    const provider = await providerFor([
+      anthropicStreamError("api_error", "Internal server error"),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("server");
+    expect(error.notice.code).toBe("model.serverError");
+    expect(error.message).not.toContain("HTTP");
+  });
+
+  it("[M1][W2] a 529 is announced as a notice and sent again after the wait the server asks for", async () => {
+    const provider = await providerFor(
+      [
+        {
+          ...anthropicError(529, "overloaded_error", "Overloaded"),
+          headers: { "retry-after": "0" },
+        },
+        anthropicStream([{ type: "text", parts: ["Back."] }]),
+      ],
+      { maxRetries: 1 },
+    );
+    const notices: TurnNotice[] = [];
+    const response = await provider.complete(request({ onNotice: (n) => notices.push(n) }));
+    expect(response.text).toBe("Back.");
+    expect(notices).toEqual([
+      {
+        code: "model.retryOverloaded",
+        params: {
+          endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+          seconds: "1",
+          detail: "HTTP 529: Overloaded",
+        },
+      },
+    ]);
+    expect(api?.requests).toHaveLength(2);
+  });
+
+  it("[M1] a connection that breaks mid-reply is a lost connection", async () => {
+    const reply = anthropicStream([{ type: "text", parts: ["partial ", "answer"] }]);
+    const provider = await providerFor([
+      { sse: "sse" in reply ? reply.sse.slice(0, 4) : [], reset: true },
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.notice.code).toBe("model.connectionLost");
   });
 
   it("[M1] reports a refused connection as a network error", async () => {

@@ -17,16 +17,17 @@ import type {
 } from "./provider.ts";
 import { ModelError } from "./provider.ts";
 import {
-  abortError,
   connectionError,
   cutOff,
-  endpointName,
   errorForStatus,
+  errorForStreamEvent,
+  type ModelEndpoint,
+  modelEndpoint,
+  noStream,
   parseToolInput,
-  redact,
-  stalled,
+  unexpectedError,
 } from "./providerErrors.ts";
-import { STREAM_IDLE_MS, StreamIdleWatch } from "./streamIdle.ts";
+import { streamedCall } from "./streamedCall.ts";
 
 export interface AnthropicOptions {
   readonly ref: string;
@@ -36,6 +37,7 @@ export interface AnthropicOptions {
   /** Sent as `output_config.effort` when set. */
   readonly reasoningLevel?: string | undefined;
   readonly maxOutputTokens?: number;
+  /** Retries of a failed request, each announced by a notice (withRetries). */
   readonly maxRetries?: number;
   readonly timeoutMs?: number;
   /** Quiet time after which a started reply is given up (StreamIdleWatch). */
@@ -56,12 +58,13 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
     apiKey: options.apiKey ?? NO_KEY,
     authToken: null,
     baseURL: options.baseURL,
-    maxRetries: options.maxRetries ?? 1,
+    // withRetries does it, so the person hears of each wait.
+    maxRetries: 0,
     timeout: options.timeoutMs ?? 10 * 60_000,
     // Failures reach the transcript as ModelErrors; the SDK's own console output is noise.
     logLevel: "off",
   });
-  const endpoint = endpointName(options.baseURL);
+  const endpoint = modelEndpoint(options.baseURL, "/v1/messages", options.apiKey);
 
   return {
     ref: options.ref,
@@ -77,94 +80,93 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
           ? {}
           : { output_config: { effort: options.reasoningLevel as OutputConfig["effort"] } }),
       };
-      const watch = new StreamIdleWatch(options.streamIdleMs ?? STREAM_IDLE_MS, request.signal);
-      try {
-        const stream = await client.messages.create(body, { signal: watch.signal });
-        const blocks = new Map<number, PendingBlock>();
-        let text = "";
-        let stopReason: string | null = null;
-        let started = false;
-        let stopped = false;
-        for await (const event of stream) {
-          watch.beat();
-          switch (event.type) {
-            case "message_start":
-              started = true;
-              break;
-            case "content_block_start": {
-              const block = event.content_block;
-              if (block.type === "text") {
-                blocks.set(event.index, { type: "text" });
-                if (block.text !== "") {
-                  text += block.text;
-                  request.onText?.(block.text);
-                }
-              } else if (block.type === "tool_use") {
-                blocks.set(event.index, {
-                  type: "tool_use",
-                  id: block.id,
-                  name: block.name,
-                  json: "",
-                });
-              } else {
-                blocks.set(event.index, { type: "other" });
-              }
-              break;
-            }
-            case "content_block_delta": {
-              const delta = event.delta;
-              const block = blocks.get(event.index);
-              if (delta.type === "text_delta") {
-                text += delta.text;
-                request.onText?.(delta.text);
-              } else if (delta.type === "input_json_delta" && block?.type === "tool_use") {
-                block.json += delta.partial_json;
-              }
-              break;
-            }
-            case "message_delta":
-              stopReason = event.delta.stop_reason ?? stopReason;
-              break;
-            case "message_stop":
-              stopped = true;
-              break;
-            default:
-              break;
-          }
-        }
-        // The SDK ends an aborted stream quietly; the catch says whether it stalled or was stopped.
-        watch.signal.throwIfAborted();
-        if (!started) {
-          throw new ModelError("bad_response", `${endpoint} answered without a streamed message.`);
-        }
-        // A stream closed before message_stop is a reply cut off, not a finished one.
-        if (!stopped) throw cutOff(endpoint);
-        const toolCalls: ModelToolCall[] = [...blocks.entries()]
-          .sort(([a], [b]) => a - b)
-          .flatMap(([, block]) =>
-            block.type === "tool_use"
-              ? [
-                  {
+      return streamedCall(request, {
+        endpoint,
+        maxRetries: options.maxRetries,
+        streamIdleMs: options.streamIdleMs,
+        open: (signal) => client.messages.create(body, { signal }),
+        read: async (stream, watch) => {
+          const blocks = new Map<number, PendingBlock>();
+          let text = "";
+          let stopReason: string | null = null;
+          let started = false;
+          let stopped = false;
+          for await (const event of stream) {
+            watch.beat();
+            switch (event.type) {
+              case "message_start":
+                started = true;
+                break;
+              case "content_block_start": {
+                const block = event.content_block;
+                if (block.type === "text") {
+                  blocks.set(event.index, { type: "text" });
+                  if (block.text !== "") {
+                    text += block.text;
+                    request.onText?.(block.text);
+                  }
+                } else if (block.type === "tool_use") {
+                  blocks.set(event.index, {
+                    type: "tool_use",
                     id: block.id,
                     name: block.name,
-                    ...parseToolInput(block.json, block.name, stopReason === "max_tokens"),
-                  },
-                ]
-              : [],
-          );
-        return {
-          text,
-          toolCalls,
-          stopReason:
-            toolCalls.length > 0 ? "tool_use" : stopReason === "max_tokens" ? "max_tokens" : "end",
-        };
-      } catch (error) {
-        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
-        if (request.signal.aborted) throw abortError(request.signal);
-        throw toModelError(error, endpoint, options.apiKey);
-      } finally {
-        watch.stop();
-      }
+                    json: "",
+                  });
+                } else {
+                  blocks.set(event.index, { type: "other" });
+                }
+                break;
+              }
+              case "content_block_delta": {
+                const delta = event.delta;
+                const block = blocks.get(event.index);
+                if (delta.type === "text_delta") {
+                  text += delta.text;
+                  request.onText?.(delta.text);
+                } else if (delta.type === "input_json_delta" && block?.type === "tool_use") {
+                  block.json += delta.partial_json;
+                }
+                break;
+              }
+              case "message_delta":
+                stopReason = event.delta.stop_reason ?? stopReason;
+                break;
+              case "message_stop":
+                stopped = true;
+                break;
+              default:
+                break;
+            }
+          }
+          if (!started) throw noStream(endpoint);
+          // A stream closed before message_stop is a reply cut off, not a finished one.
+          if (!stopped) throw cutOff(endpoint);
+          const toolCalls: ModelToolCall[] = [...blocks.entries()]
+            .sort(([a], [b]) => a - b)
+            .flatMap(([, block]) =>
+              block.type === "tool_use"
+                ? [
+                    {
+                      id: block.id,
+                      name: block.name,
+                      ...parseToolInput(block.json, block.name, stopReason === "max_tokens"),
+                    },
+                  ]
+                : [],
+            );
+          return {
+            text,
+            toolCalls,
+            stopReason:
+              toolCalls.length > 0
+                ? "tool_use"
+                : stopReason === "max_tokens"
+                  ? "max_tokens"
+                  : "end",
+          };
+        },
+        toModelError: (error, responded) => toModelError(error, endpoint, responded),
+      });
     },
   };
 }
@@ -221,32 +223,21 @@ export function toAnthropicTool(tool: ModelToolSpec): Tool {
   };
 }
 
-function toModelError(error: unknown, endpoint: string, apiKey: string | undefined): ModelError {
+function toModelError(error: unknown, endpoint: ModelEndpoint, responded: boolean): ModelError {
   if (error instanceof ModelError) return error;
   if (error instanceof Anthropic.APIConnectionTimeoutError) {
-    return connectionError(endpoint, error, true);
+    return connectionError(endpoint, error, { timedOut: true, responded });
   }
   if (error instanceof Anthropic.APIConnectionError) {
-    return connectionError(endpoint, error, false);
+    return connectionError(endpoint, error, { timedOut: false, responded });
   }
   if (error instanceof Anthropic.APIError) {
     const message = error.apiMessage ?? undefined;
-    if (error.status !== undefined) return errorForStatus(error.status, message, endpoint, apiKey);
-    // An `error` event inside an open stream has a type but no status.
-    const status = STREAM_ERROR_STATUS[error.type ?? ""] ?? 500;
-    return errorForStatus(status, message, endpoint, apiKey);
+    if (error.status !== undefined) {
+      return errorForStatus(error.status, message, error.headers, endpoint);
+    }
+    // An `error` event inside an open stream has a type (e.g. overloaded_error) but no status.
+    return errorForStreamEvent(error.type ?? "", message, endpoint);
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ModelError(
-    "bad_response",
-    `${endpoint} sent a response that could not be read: ${redact(reason, apiKey)}`,
-  );
+  return unexpectedError(endpoint, error, responded);
 }
-
-const STREAM_ERROR_STATUS: Record<string, number> = {
-  authentication_error: 401,
-  permission_error: 403,
-  rate_limit_error: 429,
-  overloaded_error: 529,
-  invalid_request_error: 400,
-};

@@ -1,3 +1,4 @@
+import type { TurnNotice } from "../../shared/turnNotices.ts";
 import { createOpenAICompatibleProvider } from "./openaiCompatible.ts";
 import type { ModelRequest } from "./provider.ts";
 import { ModelError } from "./provider.ts";
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function providerFor(
   replies: FakeReply[],
-  extra: { reasoningLevel?: string; streamIdleMs?: number } = {},
+  extra: { reasoningLevel?: string; streamIdleMs?: number; maxRetries?: number } = {},
 ) {
   api = await startLoopbackApi(replies);
   return createOpenAICompatibleProvider({
@@ -269,6 +270,137 @@ describe("OpenAI-compatible provider", () => {
     const error = await modelErrorOf(provider.complete(request()));
     expect(error.kind).toBe("rate_limit");
     expect(error.message).toContain("quota used up");
+  });
+
+  it("[M1] a connection that breaks mid-reply is a lost connection, not one that never connected", async () => {
+    const reply = openAIStream([{ content: "partial " }, { content: "answer" }]);
+    const provider = await providerFor([
+      { sse: "sse" in reply ? reply.sse.slice(0, 2) : [], reset: true },
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("network");
+    expect(error.notice.code).toBe("model.connectionLost");
+    expect(error.message).toMatch(
+      /connection to 127\.0\.0\.1:\d+ broke before the reply was finished/,
+    );
+    expect(error.message).not.toMatch(/Could not connect/);
+  });
+
+  it("[M1] a connection reset before any response is lost too, and sent again first", async () => {
+    const provider = await providerFor(
+      [{ reset: "before-response" }, openAIStream([{ content: "second try" }])],
+      { maxRetries: 1 },
+    );
+    const notices: TurnNotice[] = [];
+    const response = await provider.complete(request({ onNotice: (n) => notices.push(n) }));
+    expect(response.text).toBe("second try");
+    expect(notices).toEqual([
+      {
+        code: "model.retry",
+        params: {
+          endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+          seconds: "1",
+          detail: expect.stringMatching(/^(ECONNRESET|UND_ERR_SOCKET)$/),
+        },
+      },
+    ]);
+    await api?.close();
+    const once = await providerFor([{ reset: "before-response" }]);
+    const error = await modelErrorOf(once.complete(request()));
+    expect(error.notice.code).toBe("model.connectionLost");
+  });
+
+  it("[M1] a server_error inside the stream is the server's own failure, not an HTTP 400", async () => {
+    const provider = await providerFor([
+      {
+        sse: [
+          `data: ${JSON.stringify({ error: { message: "The server had an error.", type: "server_error", code: null } })}\n\n`,
+        ],
+      },
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("server");
+    expect(error.notice).toEqual({
+      code: "model.serverError",
+      params: {
+        endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+        detail: "server_error: The server had an error.",
+      },
+    });
+    expect(error.message).not.toContain("HTTP");
+  });
+
+  it("[M1] a 404 names the path it asked for and says to check the base URL", async () => {
+    api = await startLoopbackApi([{ status: 404, json: { detail: "Not Found" } }]);
+    const provider = createOpenAICompatibleProvider({
+      ref: "local/x",
+      model: "x",
+      baseURL: `${api.origin}/api/`,
+      apiKey: SECRET,
+      maxRetries: 0,
+    });
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("not_found");
+    expect(error.notice.code).toBe("model.notFound");
+    expect(error.message).toMatch(
+      /has no model API at \/api\/chat\/completions\. Check the provider's base URL/,
+    );
+    expect(error.message).toContain("(HTTP 404)");
+  });
+
+  it("[M1][W2] a 429 with retry-after is announced as a notice, waited out, and sent again", async () => {
+    const provider = await providerFor(
+      [
+        {
+          ...openAIError(429, "Slow down", "rate_limit_exceeded"),
+          headers: { "retry-after-ms": "30" },
+        },
+        openAIStream([{ content: "Here it is." }]),
+      ],
+      { maxRetries: 2 },
+    );
+    const heard: string[] = [];
+    const response = await provider.complete(
+      request({ onNotice: (notice) => heard.push(`${notice.code} after ${api?.requests.length}`) }),
+    );
+    expect(response.text).toBe("Here it is.");
+    expect(heard).toEqual(["model.retryRateLimited after 1"]);
+    expect(api?.requests).toHaveLength(2);
+  });
+
+  it("[M1] retries stop at maxRetries, and a server that asks for more than a minute is not waited for", async () => {
+    const limited = openAIError(429, "Slow down", "rate_limit_exceeded");
+    const provider = await providerFor([{ ...limited, headers: { "retry-after-ms": "1" } }], {
+      maxRetries: 2,
+    });
+    const notices: TurnNotice[] = [];
+    const error = await modelErrorOf(
+      provider.complete(request({ onNotice: (n) => notices.push(n) })),
+    );
+    expect(error.kind).toBe("rate_limit");
+    expect(notices).toHaveLength(2);
+    expect(api?.requests).toHaveLength(3);
+    await api?.close();
+    const patient = await providerFor([{ ...limited, headers: { "retry-after": "120" } }], {
+      maxRetries: 2,
+    });
+    expect((await modelErrorOf(patient.complete(request()))).kind).toBe("rate_limit");
+    expect(api?.requests).toHaveLength(1);
+  });
+
+  it("[M1] Stop during a retry's wait ends it at once", async () => {
+    const provider = await providerFor(
+      [{ ...openAIError(503, "Busy", "server_error"), headers: { "retry-after": "30" } }],
+      { maxRetries: 2 },
+    );
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = provider.complete(
+      request({ signal: controller.signal, onNotice: () => controller.abort() }),
+    );
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(api?.requests).toHaveLength(1);
   });
 
   it("[M1] rejects at once when the signal has already fired", async () => {

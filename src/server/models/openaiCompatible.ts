@@ -15,16 +15,18 @@ import type {
 } from "./provider.ts";
 import { ModelError } from "./provider.ts";
 import {
-  abortError,
   connectionError,
   cutOff,
-  endpointName,
   errorForStatus,
+  errorForStreamEvent,
+  type ModelEndpoint,
+  modelEndpoint,
+  noStream,
   parseToolInput,
-  redact,
-  stalled,
+  toolCallWithoutName,
+  unexpectedError,
 } from "./providerErrors.ts";
-import { STREAM_IDLE_MS, StreamIdleWatch } from "./streamIdle.ts";
+import { streamedCall } from "./streamedCall.ts";
 
 export interface OpenAICompatibleOptions {
   /** `provider/model` as the session shows it. */
@@ -37,6 +39,7 @@ export interface OpenAICompatibleOptions {
   readonly apiKey: string | undefined;
   /** Sent as `reasoning_effort` when set. */
   readonly reasoningLevel?: string | undefined;
+  /** Retries of a failed request, each announced by a notice (withRetries). */
   readonly maxRetries?: number;
   readonly timeoutMs?: number;
   /** Quiet time after which a started reply is given up (StreamIdleWatch). */
@@ -53,12 +56,13 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     baseURL: options.baseURL,
     organization: null,
     project: null,
-    maxRetries: options.maxRetries ?? 1,
+    // withRetries does it, so the person hears of each wait.
+    maxRetries: 0,
     timeout: options.timeoutMs ?? 10 * 60_000,
     // Failures reach the transcript as ModelErrors; the SDK's own console output is noise.
     logLevel: "off",
   });
-  const endpoint = endpointName(options.baseURL);
+  const endpoint = modelEndpoint(options.baseURL, "/chat/completions", options.apiKey);
 
   return {
     ref: options.ref,
@@ -72,39 +76,36 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           ? {}
           : { reasoning_effort: options.reasoningLevel as ReasoningEffort }),
       };
-      const watch = new StreamIdleWatch(options.streamIdleMs ?? STREAM_IDLE_MS, request.signal);
-      try {
-        const stream = await client.chat.completions.create(body, { signal: watch.signal });
-        const assembly = new StreamAssembly();
-        let chunks = 0;
-        for await (const chunk of stream) {
-          watch.beat();
-          chunks += 1;
-          const choice = chunk.choices?.[0];
-          if (choice === undefined) continue;
-          const text = choice.delta?.content;
-          if (typeof text === "string" && text !== "") {
-            assembly.text += text;
-            request.onText?.(text);
+      return streamedCall(request, {
+        endpoint,
+        maxRetries: options.maxRetries,
+        streamIdleMs: options.streamIdleMs,
+        open: (signal) => client.chat.completions.create(body, { signal }),
+        read: async (stream, watch) => {
+          const assembly = new StreamAssembly();
+          let chunks = 0;
+          for await (const chunk of stream) {
+            watch.beat();
+            chunks += 1;
+            const choice = chunk.choices?.[0];
+            if (choice === undefined) continue;
+            const text = choice.delta?.content;
+            if (typeof text === "string" && text !== "") {
+              assembly.text += text;
+              request.onText?.(text);
+            }
+            for (const fragment of choice.delta?.tool_calls ?? []) {
+              assembly.addToolFragment(fragment);
+            }
+            if (choice.finish_reason) assembly.finishReason = choice.finish_reason;
           }
-          for (const fragment of choice.delta?.tool_calls ?? []) assembly.addToolFragment(fragment);
-          if (choice.finish_reason) assembly.finishReason = choice.finish_reason;
-        }
-        // The SDK ends an aborted stream quietly; the catch says whether it stalled or was stopped.
-        watch.signal.throwIfAborted();
-        if (chunks === 0) {
-          throw new ModelError("bad_response", `${endpoint} answered without a streamed reply.`);
-        }
-        // A stream closed before its finish reason is a reply cut off, not a finished one.
-        if (assembly.finishReason === undefined) throw cutOff(endpoint);
-        return assembly.finish();
-      } catch (error) {
-        if (watch.timedOut) throw stalled(endpoint, watch.idleMs);
-        if (request.signal.aborted) throw abortError(request.signal);
-        throw toModelError(error, endpoint, options.apiKey);
-      } finally {
-        watch.stop();
-      }
+          if (chunks === 0) throw noStream(endpoint);
+          // A stream closed before its finish reason is a reply cut off, not a finished one.
+          if (assembly.finishReason === undefined) throw cutOff(endpoint);
+          return assembly.finish();
+        },
+        toModelError: (error, responded) => toModelError(error, endpoint, responded),
+      });
     },
   };
 }
@@ -141,7 +142,7 @@ class StreamAssembly {
       .sort(([a], [b]) => a - b)
       .map(([index, call]) => {
         if (call.name === "") {
-          throw new ModelError("bad_response", "The model sent a tool call without a tool name.");
+          throw toolCallWithoutName();
         }
         return {
           id: call.id || `call_${index}`,
@@ -201,33 +202,31 @@ export function toOpenAITool(tool: ModelToolSpec): ChatCompletionTool {
   };
 }
 
-function toModelError(error: unknown, endpoint: string, apiKey: string | undefined): ModelError {
+function toModelError(error: unknown, endpoint: ModelEndpoint, responded: boolean): ModelError {
   if (error instanceof ModelError) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return connectionError(endpoint, error, true);
+    return connectionError(endpoint, error, { timedOut: true, responded });
   }
-  if (error instanceof OpenAI.APIConnectionError) return connectionError(endpoint, error, false);
+  if (error instanceof OpenAI.APIConnectionError) {
+    return connectionError(endpoint, error, { timedOut: false, responded });
+  }
   if (error instanceof OpenAI.APIError) {
+    const message = serverMessage(error.error);
+    if (error.status !== undefined) {
+      return errorForStatus(error.status, message, error.headers, endpoint);
+    }
     // An error object inside an open stream has no HTTP status; its code tells what it was.
-    const status = error.status ?? streamErrorStatus(error.error);
-    return errorForStatus(status, serverMessage(error.error), endpoint, apiKey);
+    return errorForStreamEvent(streamErrorTag(error.error), message, endpoint);
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ModelError(
-    "bad_response",
-    `${endpoint} sent a response that could not be read: ${redact(reason, apiKey)}`,
-  );
+  return unexpectedError(endpoint, error, responded);
 }
 
-function streamErrorStatus(body: unknown): number {
+function streamErrorTag(body: unknown): string {
   const { code, type } = (typeof body === "object" && body !== null ? body : {}) as {
     code?: unknown;
     type?: unknown;
   };
-  const tag = `${String(code ?? "")} ${String(type ?? "")}`;
-  if (/rate_limit|quota|429/.test(tag)) return 429;
-  if (/api_key|auth|401/.test(tag)) return 401;
-  return 400;
+  return [code, type].filter((part) => typeof part === "string" && part !== "").join(" ");
 }
 
 function serverMessage(body: unknown): string | undefined {

@@ -1,3 +1,5 @@
+import { englishTurnNotice, type TurnNotice } from "../../shared/turnNotices.ts";
+
 /** The model-facing conversation, independent of any vendor's wire format. */
 export type ModelMessage =
   | { role: "user"; content: string }
@@ -26,6 +28,8 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
+  /** Something the person should know while the call goes on, e.g. a retry after a rate limit. */
+  onNotice?: (notice: TurnNotice) => void;
 }
 
 export interface ModelResponse {
@@ -34,15 +38,33 @@ export interface ModelResponse {
   stopReason: "end" | "tool_use" | "max_tokens";
 }
 
-/** Raised for any failure talking to a model; the turn ends with its message (M1). */
+export type ModelErrorKind =
+  | "auth"
+  | "rate_limit"
+  | "overloaded"
+  | "server"
+  | "not_found"
+  | "network"
+  | "bad_response"
+  | "scenario"
+  /** The model reference or its provider's settings cannot be used (M3). */
+  | "config";
+
+/** Raised for any failure talking to a model; the turn ends with its notice (M1, W2). */
 export class ModelError extends Error {
+  /** What the transcript says, by code; a plain message reads as "The model call failed: …". */
+  readonly notice: TurnNotice;
+
   constructor(
-    /** `config`: the model reference or its provider's settings cannot be used (M3). */
-    readonly kind: "auth" | "rate_limit" | "network" | "bad_response" | "scenario" | "config",
-    message: string,
+    readonly kind: ModelErrorKind,
+    what: string | TurnNotice,
+    /** The request may be sent again after this wait (ms), or after a backoff when undefined. */
+    readonly retry?: { afterMs: number | undefined },
   ) {
-    super(message);
+    super(typeof what === "string" ? what : englishTurnNotice(what));
     this.name = "ModelError";
+    this.notice =
+      typeof what === "string" ? { code: "model.failed", params: { reason: what } } : what;
   }
 }
 

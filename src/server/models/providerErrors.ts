@@ -6,12 +6,26 @@ export function redact(text: string, secret: string | undefined): string {
   return text.split(secret).join("[redacted]");
 }
 
-/** The host of a base URL, without any user info or path, for error messages. */
-export function endpointName(baseURL: string): string {
+/** Where a provider sends its requests, as its errors name it. */
+export interface ModelEndpoint {
+  /** The base URL's host, without any user info or path. */
+  readonly name: string;
+  /** The path a request goes to, e.g. `/v1/chat/completions`. */
+  readonly path: string;
+  /** The API key, kept out of every message. */
+  readonly secret: string | undefined;
+}
+
+export function modelEndpoint(
+  baseURL: string,
+  requestPath: string,
+  secret: string | undefined,
+): ModelEndpoint {
   try {
-    return new URL(baseURL).host;
+    const url = new URL(baseURL);
+    return { name: url.host, path: `${url.pathname.replace(/\/+$/, "")}${requestPath}`, secret };
   } catch {
-    return "the model server";
+    return { name: "the model server", path: requestPath, secret };
   }
 }
 
@@ -20,43 +34,159 @@ export function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The model request was cancelled.", "AbortError");
 }
 
+/** A server's own words are shown as they are, but not at any length. */
+const MAX_DETAIL_CHARS = 300;
+
+function detailOf(endpoint: ModelEndpoint, head: string, serverMessage?: string): string {
+  const text = serverMessage ? `${head}: ${redact(serverMessage, endpoint.secret)}` : head;
+  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text;
+}
+
+/** The longest wait a server may ask for before a retry; asked for more, the turn ends instead. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The wait a failed response asks for (`retry-after-ms`, `retry-after` in seconds or as a date). */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const millis = Number.parseFloat(headers?.get("retry-after-ms") ?? "");
+  if (!Number.isNaN(millis)) return Math.max(0, millis);
+  const after = headers?.get("retry-after");
+  if (!after) return undefined;
+  const seconds = Number.parseFloat(after);
+  if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** As the vendors' SDKs decide: the server's `x-should-retry`, else timeouts, locks, limits, 5xx. */
+function retryFor(status: number, headers: Headers | undefined): ModelError["retry"] {
+  const told = headers?.get("x-should-retry");
+  const retryable =
+    told === "true" ||
+    (told !== "false" && (status === 408 || status === 409 || status === 429 || status >= 500));
+  if (!retryable) return undefined;
+  const afterMs = retryAfterMs(headers);
+  if (afterMs !== undefined && afterMs > MAX_RETRY_AFTER_MS) return undefined;
+  return { afterMs };
+}
+
 /** Maps an HTTP failure status to a transcript-ready error. */
 export function errorForStatus(
   status: number,
   serverMessage: string | undefined,
-  endpoint: string,
-  secret: string | undefined,
+  headers: Headers | undefined,
+  endpoint: ModelEndpoint,
 ): ModelError {
+  const retry = retryFor(status, headers);
+  const params = {
+    endpoint: endpoint.name,
+    detail: detailOf(endpoint, `HTTP ${status}`, serverMessage),
+  };
   if (status === 401 || status === 403) {
     // The server's own text can quote part of the key, so it is left out.
-    return new ModelError(
-      "auth",
-      `${endpoint} refused the API key (HTTP ${status}). Check the key configured for this provider.`,
-    );
+    return new ModelError("auth", {
+      code: "model.auth",
+      params: { endpoint: endpoint.name, detail: `HTTP ${status}` },
+    });
   }
-  const detail = serverMessage ? `: ${redact(serverMessage, secret)}` : "";
   if (status === 429) {
-    return new ModelError(
-      "rate_limit",
-      `${endpoint} is rate limiting requests (HTTP 429)${detail}. Wait a moment and try again.`,
-    );
+    return new ModelError("rate_limit", { code: "model.rateLimited", params }, retry);
+  }
+  // 529 is Anthropic's "overloaded"; 503 is how other servers say the same.
+  if (status === 529 || status === 503) {
+    return new ModelError("overloaded", { code: "model.overloaded", params }, retry);
   }
   if (status >= 500) {
-    return new ModelError("network", `${endpoint} failed with HTTP ${status}${detail}.`);
+    return new ModelError("server", { code: "model.serverError", params }, retry);
   }
+  if (status === 404) {
+    return new ModelError("not_found", {
+      code: "model.notFound",
+      params: { ...params, path: endpoint.path },
+    });
+  }
+  return new ModelError("bad_response", { code: "model.rejected", params }, retry);
+}
+
+/**
+ * An error object sent inside an open stream: it has a type or code but no HTTP status, and
+ * the reply may have begun, so it is not sent again.
+ */
+export function errorForStreamEvent(
+  tag: string,
+  serverMessage: string | undefined,
+  endpoint: ModelEndpoint,
+): ModelError {
+  const params = {
+    endpoint: endpoint.name,
+    detail: detailOf(endpoint, tag || "error", serverMessage),
+  };
+  if (/rate_limit|quota|429/.test(tag)) {
+    return new ModelError("rate_limit", { code: "model.rateLimited", params });
+  }
+  if (/overloaded|529|503/.test(tag)) {
+    return new ModelError("overloaded", { code: "model.overloaded", params });
+  }
+  if (/api_key|auth|permission|401|403/.test(tag)) {
+    return new ModelError("auth", {
+      code: "model.auth",
+      params: { endpoint: endpoint.name, detail: tag },
+    });
+  }
+  if (/invalid_request|400/.test(tag)) {
+    return new ModelError("bad_response", { code: "model.rejected", params });
+  }
+  return new ModelError("server", { code: "model.serverError", params });
+}
+
+/** Socket errors of a connection that was made and then broke (as opposed to never made). */
+const BROKEN_CONNECTION_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+]);
+
+/**
+ * A failure below HTTP. Before the response (`responded` false) the request may be sent
+ * again; after it, the reply had begun and a broken connection cut it off.
+ */
+export function connectionError(
+  endpoint: ModelEndpoint,
+  cause: unknown,
+  how: { timedOut: boolean; responded: boolean },
+): ModelError {
+  const retry = how.responded ? undefined : { afterMs: undefined };
+  const code = causeCode(cause);
+  const params: Record<string, string> = { endpoint: endpoint.name };
+  if (code !== undefined) params.detail = code;
+  if (how.timedOut) return new ModelError("network", { code: "model.timeout", params }, retry);
+  const broke = how.responded || (code !== undefined && BROKEN_CONNECTION_CODES.has(code));
   return new ModelError(
-    "bad_response",
-    `${endpoint} rejected the request (HTTP ${status})${detail}.`,
+    "network",
+    { code: broke ? "model.connectionLost" : "model.unreachable", params },
+    retry,
   );
 }
 
-export function connectionError(endpoint: string, cause: unknown, timedOut: boolean): ModelError {
-  if (timedOut) return new ModelError("network", `${endpoint} did not answer in time.`);
-  const code = causeCode(cause);
-  return new ModelError(
-    "network",
-    `Could not connect to ${endpoint}${code === undefined ? "" : ` (${code})`}. Is the server running?`,
-  );
+/**
+ * Anything else a request threw: a connection that broke while the reply streamed (undici's
+ * "terminated"), or a reply that could not be read.
+ */
+export function unexpectedError(
+  endpoint: ModelEndpoint,
+  error: unknown,
+  responded: boolean,
+): ModelError {
+  const code = causeCode(error);
+  if (responded && code !== undefined && BROKEN_CONNECTION_CODES.has(code)) {
+    return connectionError(endpoint, error, { timedOut: false, responded });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ModelError("bad_response", {
+    code: "model.unreadable",
+    params: { endpoint: endpoint.name, detail: detailOf(endpoint, reason) },
+  });
 }
 
 function causeCode(error: unknown): string | undefined {
@@ -94,17 +224,29 @@ export function parseToolInput(
 }
 
 /** The stream ended before the model finished: its partial reply must not pass for an answer. */
-export function cutOff(endpoint: string): ModelError {
-  return new ModelError(
-    "bad_response",
-    `${endpoint} stopped sending before the reply was finished (the connection closed mid-reply). Send the message again.`,
-  );
+export function cutOff(endpoint: ModelEndpoint): ModelError {
+  return new ModelError("bad_response", {
+    code: "model.cutOff",
+    params: { endpoint: endpoint.name },
+  });
 }
 
 /** The reply stream sent nothing for `idleMs` after it had started (StreamIdleWatch). */
-export function stalled(endpoint: string, idleMs: number): ModelError {
-  return new ModelError(
-    "network",
-    `${endpoint} sent nothing for ${Math.round(idleMs / 1000)} s in the middle of the reply, so it was given up. Send the message again.`,
-  );
+export function stalled(endpoint: ModelEndpoint, idleMs: number): ModelError {
+  return new ModelError("network", {
+    code: "model.stalled",
+    params: { endpoint: endpoint.name, seconds: String(Math.round(idleMs / 1000)) },
+  });
+}
+
+/** A successful response whose body was no stream at all. */
+export function noStream(endpoint: ModelEndpoint): ModelError {
+  return new ModelError("bad_response", {
+    code: "model.noStream",
+    params: { endpoint: endpoint.name },
+  });
+}
+
+export function toolCallWithoutName(): ModelError {
+  return new ModelError("bad_response", { code: "model.toolCallWithoutName", params: {} });
 }

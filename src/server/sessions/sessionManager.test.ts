@@ -287,7 +287,7 @@ describe("session manager and turn loop", () => {
     expect(kinds(id).filter((k) => k === "turn.ended")).toHaveLength(1);
   });
 
-  it("ends the turn with a notice when the model fails, losing nothing", async () => {
+  it("[W2] ends the turn with a coded notice when the model fails, losing nothing", async () => {
     open({
       ref: "test/broken",
       complete: async () => {
@@ -304,11 +304,15 @@ describe("session manager and turn loop", () => {
         kind: "notice",
         level: "error",
         text: "The model call failed: the API key was rejected",
+        code: "model.failed",
+        params: { reason: "the API key was rejected" },
       },
       {
         kind: "turn.ended",
         reason: "error",
         message: "The model call failed: the API key was rejected",
+        code: "model.failed",
+        params: { reason: "the API key was rejected" },
       },
     ]);
   });
@@ -340,6 +344,33 @@ describe("session manager and turn loop", () => {
     expect(sentIds).toEqual(callIds);
   });
 
+  it("[W2][M1] a notice the provider sends while it works (a retry) is stored in the turn by code", async () => {
+    open({
+      ref: "test/busy",
+      complete: async (request) => {
+        request.onNotice?.({
+          code: "model.retryRateLimited",
+          params: { endpoint: "api.example", seconds: "2", detail: "HTTP 429" },
+        });
+        return { text: "Done.", toolCalls: [], stopReason: "end" };
+      },
+    });
+    const { id } = manager.create();
+    manager.prompt(id, "hello");
+    await manager.idle(id);
+    expect(entries(id).slice(3)).toEqual([
+      {
+        kind: "notice",
+        level: "info",
+        text: "api.example is rate limiting requests; trying again in 2 s. (HTTP 429)",
+        code: "model.retryRateLimited",
+        params: { endpoint: "api.example", seconds: "2", detail: "HTTP 429" },
+      },
+      { kind: "assistant.message", text: "Done." },
+      { kind: "turn.ended", reason: "completed" },
+    ]);
+  });
+
   it("stops a turn that never finishes after the model-call limit", async () => {
     let n = 0;
     open(
@@ -357,7 +388,12 @@ describe("session manager and turn loop", () => {
     manager.prompt(id, "go");
     await manager.idle(id);
     expect(kinds(id).filter((k) => k === "tool.call")).toHaveLength(3);
-    expect(entries(id).at(-1)).toMatchObject({ kind: "turn.ended", reason: "error" });
+    expect(entries(id).at(-1)).toMatchObject({
+      kind: "turn.ended",
+      reason: "error",
+      code: "turn.tooManyModelCalls",
+      params: { calls: "3" },
+    });
   });
 
   it("[Q8][X1] a call waiting on the user puts one abort listener on its signal, the registry's, and its abort still ends it at once", async () => {

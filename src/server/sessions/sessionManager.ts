@@ -7,6 +7,7 @@ import {
   type SessionSummary,
   type StoredEntry,
 } from "../../protocol/index.ts";
+import { englishTurnNotice, type TurnNotice } from "../../shared/turnNotices.ts";
 import type { InteractionPort } from "../interactions/port.ts";
 import { ModelError, type ModelProvider } from "../models/provider.ts";
 import type { PermissionCheck } from "../permissions/decide.ts";
@@ -470,10 +471,10 @@ export class SessionManager {
         }
         if (signal.aborted) throw new TurnAborted();
         if (modelCalls >= (this.deps.maxModelCalls ?? MAX_MODEL_CALLS_PER_TURN)) {
-          this.fail(
-            sessionId,
-            `The turn was stopped after ${modelCalls} model calls without finishing.`,
-          );
+          this.fail(sessionId, {
+            code: "turn.tooManyModelCalls",
+            params: { calls: String(modelCalls) },
+          });
           return;
         }
         modelCalls++;
@@ -501,19 +502,11 @@ export class SessionManager {
         const userSpoke = this.projections.get(sessionId).userSpokeSince(seenSeq);
         if (modelCalls === 1 && calls.length === 0 && response.text.trim() === "") {
           // The model answered the person's message with nothing: say so rather than show nothing.
-          this.append(sessionId, {
-            kind: "notice",
-            level: "info",
-            text: "The model sent an empty reply. Send the message again, or rephrase it.",
-          });
+          this.notify(sessionId, "info", { code: "reply.empty", params: {} });
         }
         if (calls.length === 0 && response.stopReason === "max_tokens") {
           // A reply cut at the output limit must not pass for a finished one.
-          this.append(sessionId, {
-            kind: "notice",
-            level: "info",
-            text: "The reply stopped at the model's output limit, so it may be cut off. Ask the agent to continue.",
-          });
+          this.notify(sessionId, "info", { code: "reply.outputLimit", params: {} });
         }
         if (calls.length === 0 && !userSpoke) break;
       }
@@ -559,7 +552,14 @@ export class SessionManager {
     };
     try {
       const response = await untilAborted(
-        provider.complete({ system, messages, tools, signal, ...(onDelta ? { onText } : {}) }),
+        provider.complete({
+          system,
+          messages,
+          tools,
+          signal,
+          ...(onDelta ? { onText } : {}),
+          onNotice: (notice) => this.notify(sessionId, "info", notice),
+        }),
         signal,
       );
       return { response, seenSeq };
@@ -693,9 +693,20 @@ export class SessionManager {
     }
   }
 
-  private fail(sessionId: string, message: string): void {
-    this.append(sessionId, { kind: "notice", level: "error", text: message });
-    this.append(sessionId, { kind: "turn.ended", reason: "error", message });
+  /** W2: stored by code, so the page words it in its language, with the English beside it. */
+  private notify(sessionId: string, level: "info" | "error", notice: TurnNotice): void {
+    this.append(sessionId, {
+      kind: "notice",
+      level,
+      text: englishTurnNotice(notice),
+      ...coded(notice),
+    });
+  }
+
+  private fail(sessionId: string, notice: TurnNotice): void {
+    this.notify(sessionId, "error", notice);
+    const message = englishTurnNotice(notice);
+    this.append(sessionId, { kind: "turn.ended", reason: "error", message, ...coded(notice) });
   }
 
   private recordSkipped(sessionId: string, calls: OpenCall[], why: string): void {
@@ -728,9 +739,13 @@ function lastTurnEnd(entries: readonly StoredEntry[]): number {
   return 0;
 }
 
-function describeFailure(error: unknown): string {
-  // The kind (auth, rate_limit…) is for code, not for the person: the message says it in words.
-  if (error instanceof ModelError) return `The model call failed: ${error.message}`;
-  const message = error instanceof Error ? error.message : String(error);
-  return `The turn failed: ${message}`;
+/** An entry's code and values, without an empty set of values. */
+function coded({ code, params }: TurnNotice): { code: string; params?: Record<string, string> } {
+  return Object.keys(params).length === 0 ? { code } : { code, params };
+}
+
+function describeFailure(error: unknown): TurnNotice {
+  if (error instanceof ModelError) return error.notice;
+  const reason = error instanceof Error ? error.message : String(error);
+  return { code: "turn.failed", params: { reason } };
 }

@@ -3,6 +3,7 @@ import type { SessionEntry } from "../../protocol/index.ts";
 import { modeName } from "../composer/modeName.ts";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
+import { turnNoticeText } from "./turnNoticeText.ts";
 
 type EntryOf<K extends SessionEntry["kind"]> = Extract<SessionEntry, { kind: K }>;
 
@@ -53,13 +54,14 @@ export function StreamingMessage({ text }: { text: string }) {
 }
 
 export const NoticeLine = memo(function NoticeLine({ entry }: { entry: EntryOf<"notice"> }) {
+  const { t } = useTranslation();
   return (
     <p
       className={`entry entry-notice entry-notice--${entry.level}`}
       data-testid="entry-notice"
       role={entry.level === "error" ? "alert" : undefined}
     >
-      {entry.text}
+      {turnNoticeText(t, entry)}
     </p>
   );
 });
@@ -76,7 +78,13 @@ export const TurnEndedLine = memo(function TurnEndedLine({
   return (
     <p className="entry entry-notice entry-notice--error" data-testid="entry-turn-error">
       {entry.message
-        ? t("transcript.turnError", { message: entry.message })
+        ? t("transcript.turnError", {
+            message: turnNoticeText(t, {
+              text: entry.message,
+              code: entry.code,
+              params: entry.params,
+            }),
+          })
         : t("transcript.turnErrorBare")}
     </p>
   );

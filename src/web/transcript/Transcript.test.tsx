@@ -189,6 +189,74 @@ describe("Transcript", () => {
     expect(screen.getByText("Stopped.")).toBeInTheDocument();
   });
 
+  it("[W2] words a model's failure and notices from their codes in the page's language", () => {
+    const auth = {
+      code: "model.auth",
+      params: { endpoint: "api.example.com", detail: "HTTP 401" },
+    };
+    const english =
+      "api.example.com refused the API key. Check the key configured for this provider. (HTTP 401)";
+    renderEntries(
+      [
+        {
+          kind: "notice",
+          level: "info",
+          text: "api.example.com is busy; trying again in 3 s. (HTTP 529: Overloaded)",
+          code: "model.retryOverloaded",
+          params: { endpoint: "api.example.com", seconds: "3", detail: "HTTP 529: Overloaded" },
+        },
+        { kind: "notice", level: "error", text: english, ...auth },
+        { kind: "turn.ended", reason: "error", message: english, ...auth },
+        {
+          kind: "notice",
+          level: "info",
+          text: "The model sent an empty reply. Send the message again, or rephrase it.",
+          code: "reply.empty",
+        },
+      ],
+      "zh-CN",
+    );
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "api.example.com 拒绝了 API 密钥。请检查为该服务商配置的密钥。（HTTP 401）",
+    );
+    const notices = screen.getAllByTestId("entry-notice").map((notice) => notice.textContent);
+    expect(notices).toEqual([
+      "api.example.com 正忙；3 秒后重试。（HTTP 529: Overloaded）",
+      "api.example.com 拒绝了 API 密钥。请检查为该服务商配置的密钥。（HTTP 401）",
+      "模型的回复是空的。请重新发送消息，或换个说法。",
+    ]);
+    expect(screen.getByTestId("entry-turn-error")).toHaveTextContent("本轮因错误而停止。");
+    expect(document.body).not.toHaveTextContent(/refused|empty reply|busy/);
+  });
+
+  it("[W2] shows the stored text of an old entry, an unknown code, or values that do not fit", () => {
+    renderEntries(
+      [
+        { kind: "notice", level: "error", text: "The model call failed: old words" },
+        { kind: "notice", level: "info", text: "Words of a newer server", code: "model.later" },
+        { kind: "notice", level: "info", text: "Half a notice", code: "model.stalled" },
+        {
+          kind: "turn.ended",
+          reason: "error",
+          message: "The turn failed: disk full",
+          code: "turn.failed",
+          params: { reason: "disk full" },
+        },
+      ],
+      "zh-CN",
+    );
+    const notices = screen.getAllByTestId("entry-notice").map((notice) => notice.textContent);
+    expect(notices).toEqual([
+      "The model call failed: old words",
+      "Words of a newer server",
+      "Half a notice",
+    ]);
+    // No notice just above it says the same, so the line carries the failure itself.
+    expect(screen.getByTestId("entry-turn-error")).toHaveTextContent(
+      "本轮因错误而停止：本轮执行失败：disk full",
+    );
+  });
+
   it("[W1] shows streamed text as it arrives, then the final message in its place", () => {
     const { client } = renderEntries([{ kind: "turn.started" }]);
     act(() =>

@@ -11,8 +11,13 @@ export interface RecordedRequest {
 
 export type FakeReply =
   | { readonly status: number; readonly json: unknown; readonly headers?: Record<string, string> }
-  /** Server-sent events, written one by one; `hold` keeps the response open afterwards. */
-  | { readonly sse: readonly string[]; readonly hold?: boolean };
+  /**
+   * Server-sent events, written one by one; `hold` keeps the response open afterwards, `reset`
+   * breaks the connection (TCP reset) instead of ending the response.
+   */
+  | { readonly sse: readonly string[]; readonly hold?: boolean; readonly reset?: boolean }
+  /** The connection is reset before any response. */
+  | { readonly reset: "before-response" };
 
 export interface LoopbackApi {
   /** `http://127.0.0.1:<port>` */
@@ -53,12 +58,21 @@ export async function startLoopbackApi(replies: readonly FakeReply[]): Promise<L
         sendJson(res, reply.status, reply.json, reply.headers);
         return;
       }
+      if (!("sse" in reply)) {
+        req.socket.resetAndDestroy();
+        return;
+      }
       res.writeHead(200, {
         "content-type": "text/event-stream",
         "cache-control": "no-cache",
         connection: "keep-alive",
       });
       for (const event of reply.sse) res.write(event);
+      if (reply.reset) {
+        // After the events have left, so the client reads them before the connection breaks.
+        setTimeout(() => req.socket.resetAndDestroy(), 20);
+        return;
+      }
       if (reply.hold) {
         res.on("close", () => markClientGone());
         return;

@@ -1,0 +1,81 @@
+/**
+ * W2: what a turn's notices and failures say, by code, in English. The server stores this text
+ * with the code and its values, so old logs and other clients still read it; the page words the
+ * code from its catalog (`turnNotice.<code>` in locales/<lng>/common.json, whose English a test
+ * holds to these texts). A template names only values every notice of its code has; `detail`
+ * (the model server's own words, an HTTP status, a socket error) is shown verbatim after it.
+ */
+export const TURN_NOTICE_ENGLISH = {
+  "model.auth": "{{endpoint}} refused the API key. Check the key configured for this provider.",
+  "model.rateLimited": "{{endpoint}} is rate limiting requests. Wait a moment and try again.",
+  "model.overloaded":
+    "{{endpoint}} is overloaded or unavailable right now. Try again in a little while.",
+  "model.serverError":
+    "{{endpoint}} ran into an error of its own. Try again; if it keeps happening, the trouble is on the model server's side.",
+  "model.notFound":
+    "{{endpoint}} has no model API at {{path}}. Check the provider's base URL (an OpenAI-compatible one usually ends in /v1) and the model id.",
+  "model.rejected": "{{endpoint}} rejected the request.",
+  "model.unreachable": "Could not connect to {{endpoint}}. Is the server running?",
+  "model.timeout": "{{endpoint}} did not answer in time.",
+  "model.connectionLost":
+    "The connection to {{endpoint}} broke before the reply was finished. Send the message again.",
+  "model.cutOff":
+    "{{endpoint}} stopped sending before the reply was finished (the connection closed mid-reply). Send the message again.",
+  "model.stalled":
+    "{{endpoint}} sent nothing for {{seconds}} s in the middle of the reply, so it was given up. Send the message again.",
+  "model.noStream": "{{endpoint}} answered without a streamed reply.",
+  "model.unreadable": "{{endpoint}} sent a response that could not be read.",
+  "model.toolCallWithoutName": "The model sent a tool call without a tool name.",
+  "model.failed": "The model call failed: {{reason}}",
+  "model.retryRateLimited":
+    "{{endpoint}} is rate limiting requests; trying again in {{seconds}} s.",
+  "model.retryOverloaded": "{{endpoint}} is busy; trying again in {{seconds}} s.",
+  "model.retry": "The request to {{endpoint}} failed; trying again in {{seconds}} s.",
+  "turn.failed": "The turn failed: {{reason}}",
+  "turn.tooManyModelCalls": "The turn was stopped after {{calls}} model calls without finishing.",
+  "reply.empty": "The model sent an empty reply. Send the message again, or rephrase it.",
+  "reply.outputLimit":
+    "The reply stopped at the model's output limit, so it may be cut off. Ask the agent to continue.",
+} as const;
+
+/** How a notice's sentence and its verbatim detail join (`turnNotice.withDetail`). */
+export const WITH_DETAIL_ENGLISH = "{{message}} ({{detail}})";
+
+export type TurnNoticeCode = keyof typeof TURN_NOTICE_ENGLISH;
+
+/** The values a notice's wording fills in; `detail` is the verbatim part after the sentence. */
+export type TurnNoticeParams = Record<string, string>;
+
+export interface TurnNotice {
+  code: TurnNoticeCode;
+  params: TurnNoticeParams;
+}
+
+export function isTurnNoticeCode(code: string): code is TurnNoticeCode {
+  return Object.hasOwn(TURN_NOTICE_ENGLISH, code);
+}
+
+const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
+
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+}
+
+/** True when `params` has every value the code's wording names (an old or foreign entry may not). */
+export function fitsTemplate(code: TurnNoticeCode, params: TurnNoticeParams): boolean {
+  return placeholdersOf(TURN_NOTICE_ENGLISH[code]).every((name) => Object.hasOwn(params, name));
+}
+
+function fill(template: string, params: TurnNoticeParams): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(params, name) ? params[name]! : whole,
+  );
+}
+
+/** The notice in English, as the log stores it beside its code. */
+export function englishTurnNotice({ code, params }: TurnNotice): string {
+  const message = fill(TURN_NOTICE_ENGLISH[code], params);
+  return params.detail === undefined
+    ? message
+    : fill(WITH_DETAIL_ENGLISH, { message, detail: params.detail });
+}
