@@ -7,6 +7,7 @@ import { PermissionDecision } from "./interactions.ts";
 import { ModeName } from "./modes.ts";
 import { QuestionAnswers, QuestionDraft } from "./question.ts";
 import { Settings, SettingsPatch } from "./settings.ts";
+import { StorageHealth } from "./storage.ts";
 
 /**
  * 2: snapshots hold the log's tail plus the older entries still in effect; `session.history` pages the rest.
@@ -206,6 +207,11 @@ export const ServerFrame = z.discriminatedUnion("type", [
     message: z.string(),
     ref: z.optional(z.string()),
   }),
+  /**
+   * R3/W3: the server's storage started failing or works again. Sent to every page when it
+   * changes, and right after `welcome` while it is failing (a welcome means "ok" until then).
+   */
+  z.strictObject({ type: z.literal("storage.changed"), health: StorageHealth }),
   // U1 (inbox)
   InboxSnapshotFrame,
   InboxChangedFrame,

@@ -11,5 +11,6 @@ export * from "./planSubmission.ts";
 export * from "./push.ts";
 export * from "./question.ts";
 export * from "./settings.ts";
+export * from "./storage.ts";
 export * from "./todos.ts";
 export * from "./wireInput.ts";

@@ -192,6 +192,92 @@ describe("App", () => {
     expect(screen.getByTestId("new-session")).toBeDisabled();
   });
 
+  it("[R3][W3] a server that cannot store says so beside the link, and why, until it can again", () => {
+    const { client } = renderShell(<App />, { frames: [twoSessions] });
+    const indicator = screen.getByTestId("connection-status");
+    act(() =>
+      client.receive({
+        type: "storage.changed",
+        health: { state: "failing", problem: "full" },
+      }),
+    );
+    expect(indicator).toHaveTextContent("Connected, but changes cannot be saved");
+    expect(indicator).toHaveAttribute("data-storage", "failing");
+    const banner = screen.getByRole("status");
+    expect(banner).toHaveTextContent("Changes cannot be saved right now.");
+    expect(banner).toHaveTextContent(
+      "The disk that holds plangate's sessions is full. Nothing shown here is lost.",
+    );
+    // A refusal during the outage is the banner's business, not a second alert.
+    act(() =>
+      client.receive({
+        type: "error",
+        code: "STORAGE_FAILED",
+        message: "The server's storage failed.",
+        ref: "prompt",
+      }),
+    );
+    expect(screen.queryByRole("alert")).toBeNull();
+    act(() => client.receive({ type: "storage.changed", health: { state: "ok" } }));
+    expect(indicator).toHaveTextContent(/^Connected$/);
+    expect(screen.getByRole("status")).toBeEmptyDOMElement();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("[R3][W2] the storage state and a storage refusal in Chinese, never the server's English", () => {
+    const { client } = renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    act(() =>
+      client.receive({
+        type: "error",
+        code: "STORAGE_FAILED",
+        message: "The server's storage failed, so nothing of this request was stored.",
+        ref: "prompt",
+      }),
+    );
+    expect(screen.getByRole("alert")).toHaveTextContent("服务器未能保存这项更改。");
+    expect(screen.getByRole("alert")).not.toHaveTextContent("storage");
+    act(() =>
+      client.receive({
+        type: "storage.changed",
+        health: { state: "failing", problem: "unreachable" },
+      }),
+    );
+    expect(screen.getByTestId("connection-status")).toHaveTextContent("已连接，但无法保存更改");
+    expect(screen.getByRole("status")).toHaveTextContent(
+      "目前无法保存更改。plangate 无法连接到它的会话数据库。已显示的内容不会丢失。",
+    );
+  });
+
+  it("[R3][W3] a lost link is what the banner says while reconnecting; the next attempt hears the store afresh", () => {
+    const { client, store } = renderShell(<App />, { frames: [twoSessions] });
+    act(() =>
+      client.receive({
+        type: "storage.changed",
+        health: { state: "failing", problem: "readOnly" },
+      }),
+    );
+    act(() =>
+      store.getState().setConnectionStatus({ status: "reconnecting", attempt: 2, retryAt: 0 }),
+    );
+    expect(screen.getByRole("status")).toHaveTextContent(
+      /^Connection lost\. Reconnecting… \(attempt 2\)$/,
+    );
+    expect(screen.queryByTestId("storage-banner")).toBeNull();
+    // The next attempt: nothing stale; a server whose store cannot even be read says so at once.
+    act(() => store.getState().setConnectionStatus({ status: "connecting" }));
+    expect(screen.queryByTestId("storage-banner")).toBeNull();
+    act(() =>
+      client.receive({
+        type: "storage.changed",
+        health: { state: "failing", problem: "unreachable" },
+      }),
+    );
+    expect(screen.getByTestId("storage-banner")).toHaveTextContent(
+      "plangate cannot reach its session database.",
+    );
+    expect(screen.getByTestId("connection-status")).toHaveTextContent("Connecting…");
+  });
+
   it("[W2] shows the shell in Chinese", () => {
     renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
     expect(screen.getByRole("button", { name: "新建会话" })).toBeInTheDocument();

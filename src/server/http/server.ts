@@ -36,7 +36,13 @@ import type { EntryNotifications } from "../store/postgres/entryNotifications.ts
 import { LEASE_ROWS_KEPT_MS, takeLease } from "../store/postgres/leases.ts";
 import { pgTurnLocks } from "../store/postgres/pgTurnLocks.ts";
 import { markSharedWorkspace, refuseSplitWorkspace } from "../store/sharedWorkspace.ts";
-import { isPostgresUrl, lockStore, openStore, type Store } from "../store/store.ts";
+import {
+  type HealthOptions,
+  isPostgresUrl,
+  lockStore,
+  openStore,
+  type Store,
+} from "../store/store.ts";
 import { createTodoReminder } from "../todos/reminder.ts";
 import { TodoService } from "../todos/todoService.ts";
 import { removeAbandonedTempFiles } from "../tools/atomicWrite.ts";
@@ -116,6 +122,8 @@ export interface ServerOptions {
   allowRemote?: boolean;
   /** `--public-url`: printed and pushed links use it; Host and Origin checks accept it. */
   publicUrl?: URL;
+  /** R3: how the store's health logs and probes during an outage. Tests shorten and capture. */
+  storageHealth?: HealthOptions;
 }
 
 export interface RunningServer {
@@ -177,7 +185,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   let store: Store | undefined;
   let lock: DatabaseLock;
   try {
-    store = openStore(options.dbPath, clock, { checkpointOffThread: true });
+    store = openStore(options.dbPath, clock, {
+      checkpointOffThread: true,
+      ...(options.storageHealth ? { health: options.storageHealth } : {}),
+    });
     lock = fileLock ?? lockStore(options.dbPath, store);
   } catch (error) {
     store?.close();
@@ -193,6 +204,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     throw error;
   }
   const db = store.db;
+  const health = store.health;
   const log = store.log;
   const settings = store.settings;
   // S2: on PostgreSQL other servers write to the same sessions; this one follows them.
@@ -280,6 +292,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     listModels,
     timings: options.timings ?? DEFAULT_TIMINGS,
     inbox,
+    storage: health,
     ...(catalog
       ? {
           chooseModel: (sessionId: string, ref: string) =>
@@ -392,9 +405,14 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     if (notifications) {
       following = await notifications.listenForEntries(options.dbPath, {
         onEntry: (notice) => log.heard(notice.sessionId, notice.seq),
-        onGap: () => log.catchUpAll(),
+        onGap: () => {
+          // R3: PostgreSQL answers again; the store may take writes before anyone tries one.
+          health.recheck();
+          log.catchUpAll();
+        },
         onCancel: ({ sessionId, reason }) => sessions.cancelAskedElsewhere(sessionId, reason),
         onSessionChange: (notice) => log.sessionChangedElsewhere(notice),
+        onTrouble: (error, again) => (again ? health.failedAgain(error) : health.failed(error)),
       });
       // What others wrote between reading the sessions and listening.
       log.catchUpAll();

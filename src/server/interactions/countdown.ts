@@ -3,6 +3,7 @@ import type {
   InteractionOutcome,
   InteractionRequest,
 } from "../../protocol/index.ts";
+import { isStorageFailure } from "../store/storageHealth.ts";
 import type { Pending } from "./outcomes.ts";
 import type { InteractionRegistryDeps } from "./port.ts";
 import { ASK_USER_QUESTION_TOOL } from "./questionService.ts";
@@ -180,7 +181,8 @@ export class Countdowns {
       if (!outer) throw error;
       // The store failed outside a write (reading the settings while PostgreSQL is away): a
       // timer must never throw, that ends the process. Each deadline checks again below.
-      console.error("plangate: a deadline could not be handled; trying again:", error);
+      if (!isStorageFailure(error))
+        console.error("plangate: a deadline could not be handled; trying again:", error);
       committed = false;
     } finally {
       if (outer) this.uncommitted = undefined;

@@ -16,6 +16,7 @@ import { ExecutionStates } from "../plan/executionState.ts";
 import { planFilePath, readPlanFileExcerpt } from "../plan/planFile.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
+import { isStorageFailure } from "../store/storageHealth.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
@@ -202,7 +203,9 @@ export class SessionManager {
           this.deps.turnLocks?.release(sessionId);
         }
       } catch (error) {
-        console.error(`session ${sessionId}: could not take the turn over:`, error);
+        // R3: an outage is logged by the store's health, once per interval, not per session per beat.
+        if (!isStorageFailure(error))
+          console.error(`session ${sessionId}: could not take the turn over:`, error);
       }
     }
   }
@@ -688,8 +691,10 @@ export class SessionManager {
       }
       this.fail(sessionId, describeFailure(error));
     } catch (writeError) {
-      // The log itself is failing; the turn ends in memory and the error is all we can report.
-      console.error(`session ${sessionId}: could not record the end of the turn:`, writeError);
+      // The log itself is failing; the turn ends in memory and the error is all we can report
+      // (an outage of the store is reported by its health).
+      if (!isStorageFailure(writeError))
+        console.error(`session ${sessionId}: could not record the end of the turn:`, writeError);
     }
   }
 

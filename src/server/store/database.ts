@@ -4,6 +4,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { packageEntry } from "../paths.ts";
 import { guardStorage } from "./errors.ts";
 import { migrate } from "./migrations.ts";
+import { codeOf, explainUnwritable } from "./unwritableDatabase.ts";
 
 /** `PRAGMA application_id` of a plangate database: "plgt". */
 export const PLANGATE_APPLICATION_ID = 0x706c6774;
@@ -43,6 +44,14 @@ function driver(): { nativeBinding?: string } {
  */
 export function openDatabase(path: string): Database {
   if (path !== ":memory:") refuseForeignDatabase(path);
+  try {
+    return openChecked(path);
+  } catch (error) {
+    throw explainUnwritable(path, codeOf(error)) ?? error;
+  }
+}
+
+function openChecked(path: string): Database {
   return guardStorage("open the session database", () => {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const db = new BetterSqlite3(path, driver());

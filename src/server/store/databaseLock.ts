@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { explainUnwritable } from "./unwritableDatabase.ts";
 
 /** R11: another server holds the database; the message says which one. */
 export class DatabaseInUseError extends Error {
@@ -48,14 +49,16 @@ export function lockDatabase(dbPath: string): DatabaseLock {
   const noLock: DatabaseLock = { recordPort() {}, release() {} };
   if (dbPath === ":memory:") return noLock;
   const lockPath = `${dbPath}.lock`;
-  mkdirSync(dirname(lockPath), { recursive: true });
   const mine: Holder = { pid: process.pid, port: null, nonce: randomBytes(8).toString("hex") };
   for (let attempt = 0; ; attempt++) {
     try {
+      mkdirSync(dirname(lockPath), { recursive: true });
       writeFileSync(lockPath, JSON.stringify(mine), { flag: "wx" });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? "";
+      if (code !== "EEXIST") throw explainUnwritable(dbPath, code) ?? error;
+      if (attempt > 0) throw error;
     }
     const holder = readHolder(lockPath);
     if (holder === "fresh") throw new DatabaseInUseError(undefined, dbPath, lockPath);

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import { type Clock, systemClock } from "../clock.ts";
 import { AgentSessions } from "../mcp/agentSessions.ts";
 import { SqliteEventStore } from "../mcp/sqliteEventStore.ts";
 import { SubscriptionStore } from "../push/subscriptionStore.ts";
@@ -11,6 +11,12 @@ import { openPgSqlDb } from "./postgres/pgSqlDb.ts";
 import { SessionLog } from "./sessionLog.ts";
 import { SettingsStore } from "./settingsStore.ts";
 import { asSqlDb, type SqlDb, type SqlDialect } from "./sqlDb.ts";
+import {
+  StorageHealth,
+  type StorageHealthOptions,
+  watchedSqlDb,
+  writeProbe,
+} from "./storageHealth.ts";
 import { startWalCheckpointer, type WalCheckpointer } from "./walCheckpointer.ts";
 
 /**
@@ -22,7 +28,10 @@ export interface Store {
   readonly backend: SqlDialect;
   /** The file, or the URL without its password: fit for a message. */
   readonly location: string;
+  /** Every part's statements go through it, and so are seen by `health`. */
   readonly db: SqlDb;
+  /** R3/W3: whether writes are taken right now. */
+  readonly health: StorageHealth;
   /** Sessions and their entries: messages, interactions, drafts, resolutions, modes. */
   readonly log: SessionLog;
   readonly settings: SettingsStore;
@@ -61,11 +70,11 @@ const CHECKPOINT_THREAD_AFTER_MS = 1000;
 export function openStore(
   location: string,
   clock: Clock,
-  options: { checkpointOffThread?: boolean } = {},
+  options: { checkpointOffThread?: boolean; health?: HealthOptions } = {},
 ): Store {
   if (!isPostgresUrl(location)) {
     const database = openDatabase(location);
-    const store = storeOn(asSqlDb(database), location, clock);
+    const store = storeOn(asSqlDb(database), location, clock, options.health);
     if (!options.checkpointOffThread || location === ":memory:") return store;
     let checkpointer: WalCheckpointer;
     try {
@@ -92,7 +101,7 @@ export function openStore(
     db.close();
     throw error;
   }
-  return storeOn(db, shown, clock);
+  return storeOn(db, shown, clock, options.health);
 }
 
 /**
@@ -105,12 +114,28 @@ export function lockStore(location: string, store?: Store): DatabaseLock {
   return lockPostgres(store.db);
 }
 
-export function storeOn(db: SqlDb, location: string, clock: Clock): Store {
+/** How the store's health logs and probes; the wall clock unless a test says otherwise. */
+export type HealthOptions = Partial<Omit<StorageHealthOptions, "probe">>;
+
+export function storeOn(
+  raw: SqlDb,
+  location: string,
+  clock: Clock,
+  healthOptions: HealthOptions = {},
+): Store {
+  const wallClock = healthOptions.clock ?? systemClock;
+  const health: StorageHealth = new StorageHealth({
+    ...healthOptions,
+    clock: wallClock,
+    probe: () => writeProbe(db, wallClock.now()),
+  });
+  const db = watchedSqlDb(raw, health);
   const mcpEvents = new SqliteEventStore(db, () => clock.now());
   return {
     backend: db.dialect,
     location,
     db,
+    health,
     log: new SessionLog(db, clock),
     settings: new SettingsStore(db),
     todos: new TodoStore(db, clock),
@@ -120,6 +145,7 @@ export function storeOn(db: SqlDb, location: string, clock: Clock): Store {
     close: () => {
       // Stream events wait a tick to be written together; they reach the file before it closes.
       mcpEvents.flush();
+      health.close();
       db.close();
     },
   };

@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION,
   type ServerFrame,
   type SessionEntry,
+  type StorageHealth,
   type StoredEntry,
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
@@ -18,6 +19,7 @@ import type { SessionManager } from "../sessions/sessionManager.ts";
 import { AlreadyLateAnsweredError, SessionNotFoundError, StorageError } from "../store/errors.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SettingsStore } from "../store/settingsStore.ts";
+import { isStorageFailure } from "../store/storageHealth.ts";
 import { Client, ClientSet } from "./clients.ts";
 import { InboxChangeVariants } from "./inboxChange.ts";
 import {
@@ -47,6 +49,11 @@ export interface RouterDeps {
   ) => Promise<{ ok: true; ref: string } | { ok: false; message: string }>;
   /** U1: every pending interaction across sessions, for the inbox. */
   inbox?: InboxFeed;
+  /** R3/W3: whether the store takes writes; the pages are told when that changes. */
+  storage?: {
+    readonly current: StorageHealth;
+    subscribe(listener: (health: StorageHealth) => void): () => void;
+  };
 }
 
 /** Entries that change nothing in a session summary do not trigger `session.upserted`. */
@@ -75,6 +82,9 @@ export class WsRouter {
   private readonly dirtySummaries = new Set<string>();
   private readonly unsubscribe: () => void;
   private readonly unsubscribeInbox: () => void;
+  private readonly unsubscribeStorage: () => void;
+  /** Hellos that could not be answered because the store failed; answered when it is back. */
+  private readonly waitingHellos = new Map<Client, Extract<ClientFrame, { type: "hello" }>>();
 
   constructor(private readonly deps: RouterDeps) {
     const unsubscribeEntries = deps.log.subscribe((sessionId, stored) =>
@@ -94,6 +104,11 @@ export class WsRouter {
         if (frame.type !== "inbox.changed") return this.clients.toAll(frame);
         const variants = new InboxChangeVariants(frame);
         this.clients.toEach((client) => variants.for(client.subscriptions));
+      }) ?? (() => {});
+    this.unsubscribeStorage =
+      deps.storage?.subscribe((health) => {
+        this.clients.toAll({ type: "storage.changed", health });
+        if (health.state === "ok") this.answerWaitingHellos();
       }) ?? (() => {});
   }
 
@@ -120,8 +135,12 @@ export class WsRouter {
         // R2: a frame the server failed on is still answered, never left without a reply.
         .catch((error: unknown) => client.send(toErrorFrame(error)));
     });
-    socket.on("close", () => this.clients.remove(client));
-    socket.on("error", () => this.clients.remove(client));
+    const gone = () => {
+      this.clients.remove(client);
+      this.waitingHellos.delete(client);
+    };
+    socket.on("close", gone);
+    socket.on("error", gone);
   }
 
   /** S3: the person's token was revoked; 4401 tells the page to ask for access again. */
@@ -132,6 +151,8 @@ export class WsRouter {
   close(): void {
     this.unsubscribe();
     this.unsubscribeInbox();
+    this.unsubscribeStorage();
+    this.waitingHellos.clear();
     this.clients.closeAll(1001, "server shutting down");
   }
 
@@ -254,7 +275,7 @@ export class WsRouter {
           if (error instanceof AlreadyLateAnsweredError) {
             return receipt(client, frame.interactionId, SECOND_LATE_ANSWER);
           }
-          if (!(error instanceof StorageError)) throw error;
+          if (!(error instanceof StorageError) && !isStorageFailure(error)) throw error;
           interactions.releaseLateAnswer(frame.interactionId);
           const message = "the late answer could not be recorded";
           return receipt(client, frame.interactionId, {
@@ -276,19 +297,34 @@ export class WsRouter {
       );
     }
     const models = await this.deps.listModels();
+    let welcome: ServerFrame;
+    try {
+      welcome = {
+        type: "welcome",
+        protocol: PROTOCOL_VERSION,
+        serverNow: this.deps.clock.now(),
+        settings: this.deps.settings.get(),
+        sessions: this.deps.sessions.summaries(),
+        models,
+        timings: this.deps.timings,
+      };
+    } catch (error) {
+      const storage = this.deps.storage;
+      if (!storage || !isStorageFailure(error)) throw error;
+      // W3: the store cannot even be read (PostgreSQL away): the page learns why it waits, and
+      // gets its welcome when the store is back.
+      this.waitingHellos.set(client, frame);
+      client.send({ type: "storage.changed", health: storage.current });
+      throw error;
+    }
+    this.waitingHellos.delete(client);
     client.greeted = true;
     client.device = frame.device;
     client.batches = frame.batches === true;
-    client.send({
-      type: "welcome",
-      protocol: PROTOCOL_VERSION,
-      serverNow: this.deps.clock.now(),
-      settings: this.deps.settings.get(),
-      sessions: this.deps.sessions.summaries(),
-      models,
-      timings: this.deps.timings,
-    });
+    client.send(welcome);
     if (this.deps.inbox) client.send({ type: "inbox.snapshot", items: this.deps.inbox.snapshot() });
+    const health = this.deps.storage?.current;
+    if (health && health.state !== "ok") client.send({ type: "storage.changed", health });
     for (const point of frame.resume ?? []) {
       const session = this.deps.log.getSession(point.sessionId);
       if (!session) {
@@ -311,6 +347,15 @@ export class WsRouter {
       for (const stored of this.deps.log.entriesAfter(point.sessionId, point.lastSeq)) {
         client.send(eventFrame(point.sessionId, stored));
       }
+    }
+  }
+
+  private answerWaitingHellos(): void {
+    for (const [client, frame] of this.waitingHellos) {
+      this.waitingHellos.delete(client);
+      client.queue = client.queue
+        .then(() => (client.greeted ? undefined : this.hello(client, frame)))
+        .catch((error: unknown) => client.send(toErrorFrame(error, "hello")));
     }
   }
 
@@ -437,10 +482,15 @@ function toErrorFrame(error: unknown, ref?: string): ServerFrame {
   if (error instanceof FrameError) return errorFrame(error.code, error.message, ref);
   if (error instanceof SessionNotFoundError)
     return errorFrame("SESSION_NOT_FOUND", error.message, ref);
-  if (error instanceof StorageError) {
+  // R3: the driver's words (addresses, paths) stay in the server's log (StorageHealth); the
+  // page words the code in its own language.
+  if (error instanceof StorageError || isStorageFailure(error)) {
+    // A store that is fine refused this one write (a constraint): not an outage, so said here.
+    if (!isStorageFailure(error) && error instanceof Error)
+      console.error(`plangate: a ${ref ?? "websocket"} frame was not stored: ${error.message}`);
     return errorFrame(
       "STORAGE_FAILED",
-      `The session log could not be written: ${error.message}`,
+      "The server's storage failed, so nothing of this request was stored. The server's log has the details.",
       ref,
     );
   }

@@ -1,14 +1,16 @@
+import type { StorageHealth } from "../../protocol/index.ts";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import type { ConnectionStatus as Status } from "../store/types.ts";
 
-function useStatusText(connection: Status): string {
+function useStatusText(connection: Status, storage: StorageHealth): string {
   const { t } = useTranslation();
   switch (connection.status) {
     case "connecting":
       return t("connection.connecting");
     case "open":
-      return t("connection.open");
+      // R3: reachable is not all well while nothing the person does can be kept.
+      return storage.state === "ok" ? t("connection.open") : t("connection.storageFailing");
     case "reconnecting":
       return t("connection.reconnecting", { attempt: connection.attempt });
     case "closed":
@@ -23,14 +25,18 @@ function useStatusText(connection: Status): string {
 /** Always present in the sidebar, so tests and people can tell where the link stands. */
 export function ConnectionStatus() {
   const connection = useAppStore((s) => s.connection);
-  const text = useStatusText(connection);
+  const storage = useAppStore((s) => s.storage);
+  const text = useStatusText(connection, storage);
+  const dot =
+    connection.status === "open" && storage.state !== "ok" ? "storage-failing" : connection.status;
   return (
     <p
       className="connection-status"
       data-testid="connection-status"
       data-status={connection.status}
+      data-storage={storage.state}
     >
-      <span className={`connection-dot connection-dot--${connection.status}`} aria-hidden="true" />
+      <span className={`connection-dot connection-dot--${dot}`} aria-hidden="true" />
       {text}
     </p>
   );
@@ -48,15 +54,32 @@ function RefusedBanner() {
   );
 }
 
-/** W3: a lost link is announced in the main column until it is back. */
+/**
+ * W3: a lost link is announced in the main column until it is back. R3: so is a server that
+ * cannot store anything, and why, until it says it can again (a link being re-established
+ * says nothing about the store). One live region, so each change is announced once.
+ */
 export function ConnectionBanner() {
+  const { t } = useTranslation();
   const connection = useAppStore((s) => s.connection);
-  const text = useStatusText(connection);
+  const storage = useAppStore((s) => s.storage);
+  const text = useStatusText(connection, storage);
   if (connection.status === "refused") return <RefusedBanner />;
-  const show = connection.status === "reconnecting" || connection.status === "closed";
+  const lost = connection.status === "reconnecting" || connection.status === "closed";
+  const cannotStore = !lost && storage.state === "failing";
   return (
-    <div role="status" className={show ? "banner" : "sr-only"}>
-      {show ? text : null}
+    <div role="status" className={lost || cannotStore ? "banner" : "sr-only"}>
+      {lost ? text : null}
+      {storage.state === "failing" && cannotStore ? (
+        <div data-testid="storage-banner" data-problem={storage.problem}>
+          <p className="banner-text">
+            <strong>{t("storage.title")}</strong>
+          </p>
+          <p className="banner-text">
+            {t("storage.detail", { problem: t(`storage.${storage.problem}`) })}
+          </p>
+        </div>
+      ) : null}
     </div>
   );
 }

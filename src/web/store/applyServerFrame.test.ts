@@ -512,3 +512,37 @@ describe("applyServerFrame: sessions going away, drafts and timings", () => {
     });
   });
 });
+
+describe("applyServerFrame: storage health", () => {
+  const failing: ServerFrame = {
+    type: "storage.changed",
+    health: { state: "failing", problem: "unreachable" },
+  };
+  const ok: ServerFrame = { type: "storage.changed", health: { state: "ok" } };
+  const refused: ServerFrame = {
+    type: "error",
+    code: "STORAGE_FAILED",
+    message: "The server's storage failed.",
+    ref: "prompt",
+  };
+
+  it("[R3][W3] holds what the server last said; a welcome alone means the store works", () => {
+    expect(initial().storage).toEqual({ state: "ok" });
+    const down = fold([welcomeFrame(), failing]).state;
+    expect(down.storage).toEqual({ state: "failing", problem: "unreachable" });
+    expect(fold([ok], down).state.storage).toEqual({ state: "ok" });
+    // A reconnect to a server whose store came back meanwhile: welcome and nothing after it.
+    expect(fold([welcomeFrame()], down).state.storage).toEqual({ state: "ok" });
+  });
+
+  it("[R3] a refusal the outage caused ends with it; another error stays until dismissed", () => {
+    const during = fold([welcomeFrame(), failing, refused]).state;
+    expect(during.lastError?.code).toBe("STORAGE_FAILED");
+    expect(fold([ok], during).state.lastError).toBeNull();
+    const other = fold(
+      [failing, { type: "error", code: "BAD_MODEL", message: "There is no model x." }],
+      during,
+    ).state;
+    expect(fold([ok], other).state.lastError?.code).toBe("BAD_MODEL");
+  });
+});

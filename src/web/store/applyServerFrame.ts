@@ -48,6 +48,8 @@ export function applyServerFrame<S extends WebData>(
         views,
         connection: { status: "open", clockOffsetMs },
         clockOffsetMs,
+        // A failing store is said right after the welcome; a welcome alone means it works.
+        storage: { state: "ok" },
         sessions,
         models: frame.models,
         settings: frame.settings,
@@ -141,6 +143,14 @@ export function applyServerFrame<S extends WebData>(
     case "error": {
       const lastError = { code: frame.code, message: frame.message, ref: frame.ref };
       return { state: { ...state, lastError }, outgoing: [] };
+    }
+    case "storage.changed": {
+      // R3: a refusal the outage caused is over with it; the person may simply try again.
+      const over = frame.health.state === "ok" && state.lastError?.code === "STORAGE_FAILED";
+      return {
+        state: { ...state, storage: frame.health, ...(over ? { lastError: null } : {}) },
+        outgoing: [],
+      };
     }
     case "inbox.snapshot":
     case "inbox.changed":

@@ -32,9 +32,16 @@ const createConnectionSlice: Slice<ConnectionSlice> = (set) => ({
   connection: { status: "connecting" },
   clockOffsetMs: 0,
   lastError: null,
+  storage: { state: "ok" },
   outbox: EMPTY_OUTBOX,
   timings: null,
-  setConnectionStatus: (connection) => set({ connection }),
+  // R3: what the store was doing is the server's to say again once the link is back.
+  setConnectionStatus: (connection) =>
+    set(
+      connection.status === "reconnecting" || connection.status === "closed"
+        ? { connection, storage: { state: "ok" } }
+        : { connection },
+    ),
   dismissError: () => set({ lastError: null }),
 });
 

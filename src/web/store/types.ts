@@ -9,6 +9,7 @@ import type {
   ModelInfo,
   SessionSummary,
   Settings,
+  StorageHealth,
   StoredEntry,
   TodoItem,
 } from "../../protocol/index.ts";
@@ -70,6 +71,8 @@ export interface ConnectionSlice {
   /** Last known serverNow − Date.now(); kept across reconnects so countdowns keep drawing. */
   clockOffsetMs: number;
   lastError: ServerError | null;
+  /** R3/W3: whether the server can store changes, as it last said; "ok" from each welcome on. */
+  storage: StorageHealth;
   /** W7: frames made while offline, and sent ones whose receipt has not come yet. */
   outbox: Outbox;
   /** A2: the server's auto-continue timings, from welcome; null before the first one. */
@@ -114,6 +117,7 @@ export interface WebData {
   connection: ConnectionStatus;
   clockOffsetMs: number;
   lastError: ServerError | null;
+  storage: StorageHealth;
   outbox: Outbox;
   timings: AutoContinueTimings | null;
   sessions: Record<string, SessionSummary>;

@@ -27,6 +27,11 @@ export interface EntryListenerCallbacks {
   onCancel?(notice: CancelNotice): void;
   /** A session some server renamed or deleted. */
   onSessionChange?(notice: SessionNotice): void;
+  /**
+   * R3: the connection failed (`again` false), or could not be made again: PostgreSQL is
+   * likely away for the store's connection too, even before it next runs a statement.
+   */
+  onTrouble?(error: unknown, again: boolean): void;
 }
 
 const RETRY_MS = 500;
@@ -59,7 +64,7 @@ export async function listenForEntries(
       const notice = message.channel === ENTRY_CHANNEL && parseEntryNotice(message.payload);
       if (notice) callbacks.onEntry(notice);
     });
-    fresh.on("error", () => lost(fresh));
+    fresh.on("error", (error) => lost(fresh, error));
     fresh.on("end", () => lost(fresh));
     await fresh.connect();
     await fresh.query(
@@ -68,9 +73,12 @@ export async function listenForEntries(
     client = fresh;
   };
 
-  const lost = (which: pg.Client) => {
+  const lost = (which: pg.Client, error?: Error) => {
     if (closed || client !== which) return;
     client = undefined;
+    // The driver's "Connection terminated unexpectedly" has no code: this says what it was.
+    const loss = new Error(error?.message ?? "the listening connection ended", { cause: error });
+    callbacks.onTrouble?.(Object.assign(loss, { code: "PG_CONNECTION_LOST" }), false);
     which.removeAllListeners("notification");
     void which.end().catch(() => {});
     const again = () => {
@@ -78,7 +86,9 @@ export async function listenForEntries(
       if (closed) return;
       connect().then(
         () => callbacks.onGap(),
-        () => {
+        (error: unknown) => {
+          if (closed) return;
+          callbacks.onTrouble?.(error, true);
           retry = setTimeout(again, RETRY_MS);
         },
       );

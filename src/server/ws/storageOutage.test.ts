@@ -1,0 +1,71 @@
+import type { Store } from "../store/store.ts";
+import { useScenarioServer } from "../testing/scenarioServer.ts";
+
+const scenario = `
+turns:
+  - steps:
+      - say: Hello.
+`;
+
+describe("a store that fills up, told to every page", () => {
+  let store: Store | undefined;
+  const lines: string[] = [];
+  const fixture = useScenarioServer(scenario, {
+    // The test fills the server's own connection to the file: a real "database or disk is full".
+    checkStore: (opened) => {
+      store = opened;
+    },
+    storageHealth: { probeEveryMs: 100, log: (line) => lines.push(line) },
+  });
+  const limit = (pages: number | "none") => {
+    if (!store) throw new Error("the server opens its store first");
+    const current = store.db.get<{ page_count: number }>("PRAGMA page_count")!.page_count;
+    store.db.exec(`PRAGMA max_page_count = ${pages === "none" ? 1_073_741_823 : current + pages}`);
+  };
+
+  it("[R3][W3] a refused write is a coded error without the driver's words, every page hears the store failing and working again, and the log says it once", async () => {
+    const a = await fixture.greeted();
+    const b = await fixture.greeted();
+    a.client.send({ type: "session.create", title: "full disk" });
+    const sessionId = (await a.client.next("snapshot")).session.id;
+
+    limit(2);
+    const draft = "x".repeat(90_000);
+    a.client.send({ type: "composer.draft", sessionId, text: draft });
+    const refused = await a.client.next("error", (frame) => frame.ref === "composer.draft");
+    expect(refused.code).toBe("STORAGE_FAILED");
+    expect(refused.message).not.toMatch(/SQLITE|disk is full|\.db|\//);
+    for (const { client } of [a, b]) {
+      const failing = await client.next("storage.changed");
+      expect(failing.health).toEqual({ state: "failing", problem: "full" });
+    }
+
+    // A page that connects now is told right behind its welcome.
+    const late = await fixture.greeted();
+    const told = await late.client.next("storage.changed");
+    expect(told.health).toEqual({ state: "failing", problem: "full" });
+    expect(late.client.frames.map((frame) => frame.type).slice(0, 3)).toEqual([
+      "welcome",
+      "inbox.snapshot",
+      "storage.changed",
+    ]);
+
+    // More refusals while it lasts: no new line in the log.
+    a.client.send({ type: "composer.draft", sessionId, text: `${draft}y` });
+    await a.client.next("error", (frame) => frame.ref === "composer.draft");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("database or disk is full (SQLITE_FULL)");
+
+    // Room again, and nobody writes: the server finds out by itself.
+    limit("none");
+    for (const { client } of [a, b, late]) {
+      const back = await client.next("storage.changed");
+      expect(back.health).toEqual({ state: "ok" });
+    }
+    expect(lines[1]).toMatch(/^plangate: the store takes writes again, after /);
+    a.client.send({ type: "composer.draft", sessionId, text: draft });
+    const kept = await a.client.next("event", (frame) => frame.entry.kind === "composer.draft");
+    expect(kept.entry).toEqual({ kind: "composer.draft", text: draft });
+    expect(lines).toHaveLength(2);
+  });
+});
