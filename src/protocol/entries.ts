@@ -5,17 +5,6 @@ import { QuestionDraft } from "./question.ts";
 import { TodoItem } from "./todos.ts";
 
 /**
- * W2: a turn's notice or failure by code (src/shared/turnNotices.ts), so the page can word it
- * in its own language; the entry's English text stays beside it for old logs and other clients.
- * A code the page does not know, or an entry without one, shows its text.
- */
-const TurnNoticeCoding = {
-  code: z.optional(z.string().check(z.minLength(1))),
-  /** The values its wording fills in; `detail` is shown verbatim after it. */
-  params: z.optional(z.record(z.string(), z.string())),
-};
-
-/**
  * Everything that happens in a session is one of these, appended to the log with a
  * per-session monotonic `seq` and then broadcast. Client state is a fold over entries.
  */
@@ -55,7 +44,12 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     kind: z.literal("turn.ended"),
     reason: z.enum(["completed", "cancelled", "error", "waiting"]),
     message: z.optional(z.string()),
-    ...TurnNoticeCoding,
+    // W2: the notice by code (src/shared/turnNotices.ts) and the values its wording fills in,
+    // so the page words it in its own language; the English text stays for old logs and other
+    // clients. Written out, not spread from a shared object: that object kept zod in the page's
+    // first load (its calls could not be dropped).
+    code: z.optional(z.string().check(z.minLength(1))),
+    params: z.optional(z.record(z.string(), z.string())),
   }),
   z.strictObject({ kind: z.literal("interaction.requested"), request: InteractionRequest }),
   z.strictObject({
@@ -89,7 +83,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     kind: z.literal("notice"),
     level: z.enum(["info", "error"]),
     text: z.string(),
-    ...TurnNoticeCoding,
+    code: z.optional(z.string().check(z.minLength(1))),
+    params: z.optional(z.record(z.string(), z.string())),
   }),
 ]);
 export type SessionEntry = z.infer<typeof SessionEntry>;
