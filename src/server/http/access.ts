@@ -77,7 +77,7 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
 
   const url = new URL(request.url, `http://127.0.0.1:${server.port}`);
   if (route === "agent") return agentAccess(headers.authorization, url, server);
-  if (route === "page" && !tradesQueryToken(headers, server.port)) url.searchParams.delete("token");
+  if (route === "page" && !tradesQueryToken(headers, url, server)) url.searchParams.delete("token");
   const credential = credentialOf(url, headers.cookie, server.port);
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
   const isOwner = tokensMatch(credential.token, server.token);
@@ -111,15 +111,32 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
 /**
  * R7: only the person's own top-level navigation trades `?token=` for the cookie; not an image
  * or a fetch (agent markdown once swapped the page's token with `![](/?token=…)`), nor a link
- * followed from a plangate page that already holds one. Clients without Fetch Metadata (older
- * browsers, scripts) send none of these headers and keep the old behaviour.
+ * followed from a plangate page that already holds one, nor (S3) a link from another site that
+ * would sign a signed-in person in as someone else (a page on another port of this machine can
+ * send one): their answers would be recorded under that name. Typed or pasted into the address
+ * bar (`Sec-Fetch-Site: none`), it switches. Clients without Fetch Metadata (older browsers,
+ * scripts) send none of these headers and keep the old behaviour.
  */
-function tradesQueryToken(headers: AccessRequest["headers"], port: number): boolean {
+function tradesQueryToken(
+  headers: AccessRequest["headers"],
+  url: URL,
+  server: AccessServer,
+): boolean {
   // The destination, not the mode: Node's fetch sends `Sec-Fetch-Mode: cors` and no destination.
   const dest = headers["sec-fetch-dest"];
   if (dest !== undefined && dest !== "document") return false;
-  const holdsToken = parseCookies(headers.cookie).has(tokenCookieName(port));
-  return !(headers["sec-fetch-site"] === "same-origin" && holdsToken);
+  const held = parseCookies(headers.cookie).get(tokenCookieName(server.port));
+  if (held === undefined) return true;
+  const site = headers["sec-fetch-site"];
+  if (site === "same-origin") return false;
+  if (site === undefined || site === "none") return true;
+  const query = url.searchParams.get("token") ?? "";
+  return tokensMatch(held, query) || !opensThePage(held, server);
+}
+
+/** Whether `token` is still good for the page: the workspace's own, or a person's not revoked. */
+function opensThePage(token: string, server: AccessServer): boolean {
+  return tokensMatch(token, server.token) || server.personOf?.(token) !== undefined;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="plangate"';
