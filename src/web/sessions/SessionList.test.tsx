@@ -51,6 +51,13 @@ describe("SessionList", () => {
     expect(sent).toEqual([{ type: "session.delete", sessionId: "s1" }]);
   });
 
+  it("[W1][W3] says there are no sessions only once the server has listed them", () => {
+    const { client } = renderShell(<SessionList />, { online: false });
+    expect(screen.queryByText(/No sessions yet/)).toBeNull();
+    act(() => client.receive(welcomeFrame({ sessions: [] })));
+    expect(screen.getByText(/No sessions yet/)).toBeInTheDocument();
+  });
+
   it("[W15] offers no rename or delete while offline", () => {
     const { store } = renderList();
     act(() =>

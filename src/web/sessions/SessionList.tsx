@@ -206,6 +206,9 @@ function DeleteConfirm({
 export function SessionList() {
   const { t } = useTranslation();
   const sessions = useAppStore(useShallow((s) => Object.values(s.sessions)));
+  // Only a welcome lists the sessions: before it (connecting, or the server cannot read its
+  // store) an empty list is not "no sessions yet".
+  const listed = useAppStore((s) => s.connection.status === "open");
   const selectedId = useAppStore((s) => (s.page === "session" ? s.selectedSessionId : null));
   const clockOffsetMs = useAppStore((s) => s.clockOffsetMs);
   const now = useNow() + clockOffsetMs;
@@ -225,7 +228,9 @@ export function SessionList() {
           />
         ))}
       </ul>
-      {sorted.length === 0 ? <p className="session-empty">{t("sessions.empty")}</p> : null}
+      {sorted.length === 0 && listed ? (
+        <p className="session-empty">{t("sessions.empty")}</p>
+      ) : null}
     </>
   );
 }
