@@ -2,9 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "
 import { dirname, join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { packageEntry } from "../paths.ts";
-import { guardStorage } from "./errors.ts";
+import { codeOf, guardStorage } from "./errors.ts";
 import { migrate } from "./migrations.ts";
-import { codeOf, explainUnwritable } from "./unwritableDatabase.ts";
+import { explainUnwritable } from "./unwritableDatabase.ts";
 
 /** `PRAGMA application_id` of a plangate database: "plgt". */
 export const PLANGATE_APPLICATION_ID = 0x706c6774;

@@ -17,6 +17,16 @@ export class SessionNotFoundError extends Error {
   }
 }
 
+/** The driver's or file system's code on an error (a StorageError's is the driver's), or "". */
+export function codeOf(error: unknown): string {
+  return typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string"
+    ? error.code
+    : "";
+}
+
 /** Runs a database operation and turns driver failures (disk full, I/O, locks) into StorageError. */
 export function guardStorage<T>(what: string, operation: () => T): T {
   try {
@@ -30,13 +40,7 @@ export function guardStorage<T>(what: string, operation: () => T): T {
       error instanceof CountdownTakenError
     )
       throw error;
-    const code =
-      typeof error === "object" &&
-      error !== null &&
-      "code" in error &&
-      typeof error.code === "string"
-        ? error.code
-        : "SQLITE_ERROR";
+    const code = codeOf(error) || "SQLITE_ERROR";
     const reason = error instanceof Error ? error.message : String(error);
     throw new StorageError(`Could not ${what}: ${reason}`, code, { cause: error });
   }

@@ -1,5 +1,6 @@
 import type { StorageHealth as Health, StorageProblem } from "../../protocol/index.ts";
 import type { Clock, TimerHandle } from "../clock.ts";
+import { codeOf } from "./errors.ts";
 import type { SqlDb } from "./sqlDb.ts";
 
 /** Socket-level failures of the connection to a PostgreSQL server (and the pg worker's own). */
@@ -50,8 +51,8 @@ function problemOfCode(code: string): StorageProblem | undefined {
 export function storageProblemOf(error: unknown): StorageProblem | undefined {
   let current = error;
   for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = "code" in current ? current.code : undefined;
-    const problem = typeof code === "string" ? problemOfCode(code) : undefined;
+    const code = codeOf(current);
+    const problem = code === "" ? undefined : problemOfCode(code);
     if (problem) return problem;
     current = "cause" in current ? current.cause : undefined;
   }
@@ -247,10 +248,7 @@ function detailOf(error: unknown): string {
   let root = error;
   while (root instanceof Error && root.cause instanceof Error) root = root.cause;
   const message = root instanceof Error ? root.message : String(root);
-  const code =
-    typeof root === "object" && root !== null && "code" in root && typeof root.code === "string"
-      ? root.code
-      : undefined;
+  const code = codeOf(root);
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 

@@ -76,13 +76,3 @@ export function explainUnwritable(path: string, code: string): UnwritableDatabas
   // SQLite took the file as read-only for a reason of its own (its header says so).
   return code.startsWith("SQLITE_READONLY") ? new UnwritableDatabaseError(path, "file") : undefined;
 }
-
-/** The error's code (a StorageError's is the driver's), or "". */
-export function codeOf(error: unknown): string {
-  return typeof error === "object" &&
-    error !== null &&
-    "code" in error &&
-    typeof error.code === "string"
-    ? error.code
-    : "";
-}
