@@ -68,7 +68,7 @@ export const USAGE = `Usage: npm start -- [options]
 `;
 
 /** S1: a postgres:// URL is used as given; anything else is an SQLite file path. */
-function databaseOf(given: string | undefined, cwd: string, workspace: string): string {
+export function databaseOf(given: string | undefined, cwd: string, workspace: string): string {
   if (given === undefined || given === "") return join(workspace, ".zcode", "plangate.db");
   if (isPostgresUrl(given)) {
     try {

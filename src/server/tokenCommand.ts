@@ -1,6 +1,6 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CliError, DEFAULT_PORT } from "./cliOptions.ts";
+import { CliError, DEFAULT_PORT, databaseOf } from "./cliOptions.ts";
 import { systemClock } from "./clock.ts";
 import { parsePublicUrl, ReachError } from "./http/reach.ts";
 import { runningServerPort } from "./store/databaseLock.ts";
@@ -43,11 +43,7 @@ export function runTokenCommand(argv: string[], cwd: string, out: (line: string)
   if (extra.length > 0)
     throw new CliError(`token ${action} takes one name; quote a name with spaces.`);
   const workspace = resolve(cwd, values.workspace ?? ".");
-  const dbPath = !values.db
-    ? join(workspace, ".zcode", "plangate.db")
-    : isPostgresUrl(values.db)
-      ? values.db
-      : resolve(cwd, values.db);
+  const dbPath = databaseOf(values.db, cwd, workspace);
   let publicUrl: URL | undefined;
   try {
     publicUrl = values["public-url"] ? parsePublicUrl(values["public-url"]) : undefined;

@@ -80,15 +80,14 @@ export function decideAccess(request: AccessRequest, server: AccessServer): Acce
   if (route === "page" && !tradesQueryToken(headers, url, server)) url.searchParams.delete("token");
   const credential = credentialOf(url, headers.cookie, server.port);
   if (credential.source === "none") return refuse(401, UNAUTHORIZED_PAGE);
-  const isOwner = tokensMatch(credential.token, server.token);
-  const person = isOwner ? undefined : server.personOf?.(credential.token);
-  const allow: AccessDecision =
-    person === undefined ? { type: "allow" } : { type: "allow", person };
-  if (!isOwner && person === undefined) {
+  const holder = pageHolderOf(credential.token, server);
+  if (holder === undefined) {
     // A stale cookie on the page means "open the printed URL again"; a wrong token is refused.
     const stale = credential.source === "cookie" && route === "page";
     return stale ? refuse(401, UNAUTHORIZED_PAGE) : refuse(403, FORBIDDEN_PAGE);
   }
+  const allow: AccessDecision =
+    holder.person === undefined ? { type: "allow" } : { type: "allow", person: holder.person };
   if (credential.source === "cookie") return allow;
   const isUpgrade = headers.upgrade !== undefined;
   if (route === "socket" || isUpgrade || !SAFE_METHODS.has(request.method)) return allow;
@@ -131,12 +130,17 @@ function tradesQueryToken(
   if (site === "same-origin") return false;
   if (site === undefined || site === "none") return true;
   const query = url.searchParams.get("token") ?? "";
-  return tokensMatch(held, query) || !opensThePage(held, server);
+  return tokensMatch(held, query) || pageHolderOf(held, server) === undefined;
 }
 
-/** Whether `token` is still good for the page: the workspace's own, or a person's not revoked. */
-function opensThePage(token: string, server: AccessServer): boolean {
-  return tokensMatch(token, server.token) || server.personOf?.(token) !== undefined;
+/**
+ * Who `token` opens the page as: the workspace's owner (no person), a named person not revoked
+ * (S3), or undefined when it opens nothing.
+ */
+function pageHolderOf(token: string, server: AccessServer): { person?: string } | undefined {
+  if (tokensMatch(token, server.token)) return {};
+  const person = server.personOf?.(token);
+  return person === undefined ? undefined : { person };
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="plangate"';

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { CliError } from "../cliOptions.ts";
@@ -192,6 +193,21 @@ describe("[S3] the named token table", () => {
       expect(store.list()).toEqual([{ name: "Carol", createdAt: 4_000, revokedAt: null }]);
     } finally {
       db.close();
+      dir.remove();
+    }
+  });
+
+  it("[S1][S3] reads --db as the server does: a URL that is neither a file nor postgres:// is refused, creating nothing", () => {
+    const dir = tempDir();
+    try {
+      const run = (db: string) =>
+        runTokenCommand(["list", "--workspace", dir.path, "--db", db], dir.path, () => {});
+      expect(() => run("http://example.test/plangate")).toThrow(
+        /--db takes an SQLite file or a postgres:\/\/ URL/,
+      );
+      expect(() => run("postgres://%zz@[bad")).toThrow(/not a valid PostgreSQL URL/);
+      expect(readdirSync(dir.path)).toEqual([]);
+    } finally {
       dir.remove();
     }
   });
