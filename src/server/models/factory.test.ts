@@ -58,6 +58,21 @@ describe("createModelProvider", () => {
     expect(api.requests[0]?.body).toMatchObject({ model: "qwen3", reasoning_effort: "high" });
   });
 
+  it("[M1] by default sends a failed request twice more, as the vendors' SDKs do", async () => {
+    const api = await startLoopbackApi([
+      { reset: "before-response" },
+      { reset: "before-response" },
+      openAIStream([{ content: "third try" }]),
+    ]);
+    apis.push(api);
+    const catalog = await catalogWith({
+      local: { kind: "openai", baseURL: `${api.origin}/v1`, models: [{ id: "qwen3" }] },
+    });
+    const provider = await createModelProvider("local/qwen3", { catalog });
+    expect((await provider.complete(request())).text).toBe("third try");
+    expect(api.requests).toHaveLength(3);
+  });
+
   it("[M1] builds an Anthropic provider with the key from the config", async () => {
     const api = await startLoopbackApi([anthropicStream([{ type: "text", parts: ["hello"] }])]);
     apis.push(api);

@@ -8,6 +8,7 @@ import { ModelConfigError } from "./config.ts";
 import type { ModelProvider } from "./provider.ts";
 import { ModelError } from "./provider.ts";
 import { type ResolveFailureCode, resolveModelRef } from "./resolveModelRef.ts";
+import { DEFAULT_MAX_RETRIES } from "./retries.ts";
 import { createScriptedProvider, parseScriptedRef } from "./scripted/load.ts";
 
 export interface ModelProviderDeps {
@@ -120,7 +121,7 @@ export async function createModelProvider(
     baseURL: connection.baseURL,
     apiKey: connection.apiKey,
     reasoningLevel: level,
-    maxRetries: deps.maxRetries ?? 1,
+    maxRetries: deps.maxRetries ?? DEFAULT_MAX_RETRIES,
   };
   // The vendor SDKs load on first use: together they cost ~0.6 s of start-up that a keyless
   // start never needs.

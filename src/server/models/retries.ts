@@ -2,6 +2,9 @@ import type { TurnNotice } from "../../shared/turnNotices.ts";
 import { ModelError } from "./provider.ts";
 import { abortError, type ModelEndpoint } from "./providerErrors.ts";
 
+/** As the vendors' SDKs: two more tries, so a brief overload or one dropped connection passes. */
+export const DEFAULT_MAX_RETRIES = 2;
+
 export interface RetryOptions {
   /** How many times a failed request is sent again. */
   readonly maxRetries: number;

@@ -1,6 +1,6 @@
 import type { ModelError, ModelRequest } from "./provider.ts";
 import { abortError, type ModelEndpoint, stalled } from "./providerErrors.ts";
-import { withRetries } from "./retries.ts";
+import { DEFAULT_MAX_RETRIES, withRetries } from "./retries.ts";
 import { STREAM_IDLE_MS, StreamIdleWatch } from "./streamIdle.ts";
 
 export interface StreamedCall<S, T> {
@@ -39,7 +39,7 @@ export function streamedCall<S, T>(request: ModelRequest, call: StreamedCall<S, 
     }
   };
   return withRetries(attempt, {
-    maxRetries: call.maxRetries ?? 1,
+    maxRetries: call.maxRetries ?? DEFAULT_MAX_RETRIES,
     signal: request.signal,
     endpoint: call.endpoint,
     onNotice: request.onNotice,
