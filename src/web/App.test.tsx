@@ -87,6 +87,30 @@ describe("App", () => {
     expect(window.location.hash).toBe("#/s/fresh");
   });
 
+  it("[W11] what is typed right after New session, before the server has made it, lands in its message box; Enter sends it; a Space does not press New session again", async () => {
+    const user = userEvent.setup();
+    const { sent, client } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByTestId("new-session"));
+    await user.keyboard("add a notes file");
+    expect(sent).toEqual([{ type: "session.create" }]);
+    act(() => client.receive(snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" })));
+    const box = screen.getByTestId("composer-input");
+    expect(box).toHaveFocus();
+    expect(box).toHaveValue("add a notes file");
+    expect(screen.queryByTestId("composer-stand-in")).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId("new-session"));
+    await user.keyboard("second task{Enter}");
+    act(() => client.receive(snapshotFrame("later", [stored(1, created)], { title: "Later" })));
+    expect(sent.slice(1)).toEqual([
+      { type: "session.create" },
+      // Leaving the first session keeps what was typed there as its draft (W14).
+      { type: "composer.draft", sessionId: "fresh", text: "add a notes file" },
+      expect.objectContaining({ type: "prompt", sessionId: "later", text: "second task" }),
+    ]);
+    expect(screen.getByTestId("composer-input")).toHaveValue("");
+  });
+
   it("[W1] switching away from a session showing a long plan shows the other one at once and takes the plan down in steps", async () => {
     const user = userEvent.setup();
     const { container, client } = renderShell(<App />, { frames: [twoSessions] });

@@ -6,7 +6,7 @@ import { ComposerArea } from "./composer/ComposerArea.tsx";
 import { useTranslation } from "./i18n/useTranslation.tsx";
 import { InboxLink } from "./inbox/InboxLink.tsx";
 import { ConnectionBanner, ConnectionStatus } from "./layout/ConnectionStatus.tsx";
-import { requestComposerFocus } from "./layout/composerFocus.ts";
+import { requestComposerFocus, takeComposerFocusRequest } from "./layout/composerFocus.ts";
 import { ErrorBanner } from "./layout/ErrorBanner.tsx";
 import { Header } from "./layout/Header.tsx";
 import { InboxPage, SettingsPage } from "./layout/lazyPages.ts";
@@ -47,6 +47,12 @@ function paneLeavesInSteps(sessionId: string): boolean {
   return pane !== null && showsLongText(pane);
 }
 
+/** W11: the keyboard goes to the new session's message box, typed-ahead text included. */
+function startSession(client: ReturnType<typeof useClient>, boxLabel: string): void {
+  requestComposerFocus(boxLabel);
+  if (!client.createSession()) takeComposerFocusRequest();
+}
+
 function EmptyState() {
   const { t } = useTranslation();
   const client = useClient();
@@ -68,10 +74,7 @@ function EmptyState() {
       <button
         type="button"
         className="btn btn--primary"
-        onClick={() => {
-          requestComposerFocus();
-          client.createSession();
-        }}
+        onClick={() => startSession(client, t("composer.label"))}
       >
         {t("sessions.new")}
       </button>
@@ -117,10 +120,7 @@ export function App() {
               className="btn btn--primary"
               data-testid="new-session"
               disabled={!online}
-              onClick={() => {
-                requestComposerFocus();
-                client.createSession();
-              }}
+              onClick={() => startSession(client, t("composer.label"))}
             >
               {t("sessions.new")}
             </button>

@@ -1,7 +1,8 @@
-import { type KeyboardEvent, type RefObject, useRef, useState } from "react";
+import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from "react";
 import { isDrivenOverMcp, mcpClientOf } from "../../protocol/index.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
+import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
 import { useSessionModel } from "../models/useSessionModel.ts";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
@@ -41,16 +42,27 @@ export function Composer({
   const shiftTabLeaves = useRef(false);
 
   // W7: a message typed offline is held and sent on reconnect; commands need the connection.
-  const submit = () => {
-    const outcome = runComposerInput(parseComposerInput(text), sessionId, client);
+  const submitText = (value: string) => {
+    const outcome = runComposerInput(parseComposerInput(value), sessionId, client);
     if (outcome.sent) {
-      rememberSent(text);
+      rememberSent(value);
       clear();
       setProblem(null);
     } else {
       setProblem(outcome.problem ?? null);
     }
   };
+  const submit = () => submitText(text);
+
+  // W11: New session hands the keyboard straight to this box, with what was typed meanwhile.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the box mounts; the request belongs to the first box that does
+  useEffect(() => {
+    const typed = takeComposerFocusRequest();
+    if (typed === undefined) return;
+    inputRef.current?.focus();
+    if (typed.text !== "") setText(typed.text);
+    if (typed.send && typed.text.trim() !== "") submitText(typed.text);
+  }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (completion.onKeyDown(event)) return;

@@ -1,6 +1,5 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { useClient } from "../client/ClientContext.tsx";
-import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
 import { TeardownScope } from "../layout/teardown.tsx";
 import { leavingProps } from "../layout/useLeaving.ts";
 import { NextStepHint } from "../questions/NextStepHint.tsx";
@@ -28,11 +27,6 @@ export function ComposerArea({ sessionId }: { sessionId: string }) {
   const receipt = useAppStore((s) => (headId ? s.receipts[headId] : undefined));
   const { card, elsewhere, markActed, showNext } = useShownCard(sessionId, head);
   const { mounted, left } = useLeavingCards(card, elsewhere);
-
-  // W11: New session hands the keyboard straight to the message box.
-  useEffect(() => {
-    if (takeComposerFocusRequest()) inputRef.current?.focus();
-  }, []);
 
   // W11: a decision moves focus on to the message box, which yields it to any next card.
   const act = (id: string) => {
