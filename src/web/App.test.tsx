@@ -111,6 +111,18 @@ describe("App", () => {
     expect(screen.getByTestId("composer-input")).toHaveValue("");
   });
 
+  it("[W11] a person who moves on while New session is on its way keeps the keyboard where they took it", async () => {
+    const user = userEvent.setup();
+    const { client } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByTestId("new-session"));
+    await user.keyboard("half a thought");
+    const settings = screen.getByRole("button", { name: "Settings" });
+    settings.focus();
+    act(() => client.receive(snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" })));
+    expect(settings).toHaveFocus();
+    expect(screen.getByTestId("composer-input")).toHaveValue("half a thought");
+  });
+
   it("[W1] switching away from a session showing a long plan shows the other one at once and takes the plan down in steps", async () => {
     const user = userEvent.setup();
     const { container, client } = renderShell(<App />, { frames: [twoSessions] });

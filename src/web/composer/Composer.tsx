@@ -59,7 +59,7 @@ export function Composer({
   useEffect(() => {
     const typed = takeComposerFocusRequest();
     if (typed === undefined) return;
-    inputRef.current?.focus();
+    if (typed.focused) inputRef.current?.focus();
     if (typed.text !== "") setText(typed.text);
     if (typed.send && typed.text.trim() !== "") submitText(typed.text);
   }, []);

@@ -8,6 +8,8 @@ export interface TypedAhead {
   text: string;
   /** Enter was pressed: send the text once the box is there. */
   send: boolean;
+  /** The keyboard is still the stand-in's: the person did not move on to something else. */
+  focused: boolean;
 }
 
 /** A session that does not come (the server failed it) gives the keyboard back after this. */
@@ -42,6 +44,8 @@ export function takeComposerFocusRequest(): TypedAhead | undefined {
   if (box === null) return undefined;
   clearTimeout(giveUp);
   standIn = null;
+  const active = document.activeElement;
+  const focused = active === box || active === null || active === document.body;
   box.remove();
-  return { text: box.value, send: sendOnArrival };
+  return { text: box.value, send: sendOnArrival, focused };
 }
