@@ -50,3 +50,37 @@ test("[W1][I5] once the first screen is up, the plan card's code is fetched at o
   await planCode;
   release();
 });
+
+test("[W1] New session pressed again, or in a second tab, opens the empty session instead of piling up more", async ({
+  page,
+  server,
+  context,
+}) => {
+  const shell = new ShellPage(page);
+  const sessions = page.getByTestId("session-item");
+  const newSession = page.getByTestId("new-session");
+  const current = sessions.and(page.locator('[aria-current="page"]'));
+  await shell.startSession(server.url, "hello");
+  const busy = sessions.and(
+    page.locator(`[data-session-id="${await current.getAttribute("data-session-id")}"]`),
+  );
+
+  await shell.newSession();
+  const emptyId = await current.getAttribute("data-session-id");
+  await newSession.click();
+  await newSession.click();
+  await busy.click();
+  await expect(shell.userMessages).toHaveCount(1);
+  await newSession.click();
+  await expect(current).toHaveAttribute("data-session-id", emptyId ?? "");
+  await expect(shell.userMessages).toHaveCount(0);
+
+  const other = new ShellPage(await context.newPage());
+  await other.open(server.url);
+  await other.page.getByTestId("new-session").click();
+  await expect(
+    other.page.getByTestId("session-item").and(other.page.locator('[aria-current="page"]')),
+  ).toHaveAttribute("data-session-id", emptyId ?? "");
+  await expect(sessions).toHaveCount(2);
+  await expect(other.page.getByTestId("session-item")).toHaveCount(2);
+});

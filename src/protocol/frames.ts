@@ -174,6 +174,15 @@ export const ServerFrame = z.discriminatedUnion("type", [
         ),
     ),
     earlier: z.optional(EarlierHistory),
+    created: z.optional(
+      z
+        .literal(true)
+        .check(
+          z.describe(
+            "This snapshot answers this client's `session.create`: the page opens it, a new session or an empty one handed back.",
+          ),
+        ),
+    ),
   }),
   /** The answer to `session.history`: the entries just before `beforeSeq`, in order. */
   z.strictObject({

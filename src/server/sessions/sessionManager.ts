@@ -229,6 +229,32 @@ export class SessionManager {
     return session;
   }
 
+  /**
+   * W1: "New session" from a person. A session of theirs still as it was created (no entry
+   * after `session.created`, no title, the model and mode a new one would get) is handed back
+   * instead of piling up another empty one; anything written to it (a draft, a mode) keeps it.
+   */
+  createOrReuseEmpty(options: { title?: string | undefined; mode?: ModeName | undefined } = {}): {
+    session: SessionRecord;
+    reused: boolean;
+  } {
+    if (!options.title) {
+      const mode = initialMode(options.mode ?? this.deps.defaultMode);
+      const empty = this.deps.log
+        .listSessions()
+        .find(
+          (s) =>
+            s.lastSeq === 1 &&
+            s.title === "" &&
+            s.model === this.deps.defaultModel &&
+            s.mode.permissionMode === mode.permissionMode &&
+            s.mode.planEnabled === mode.planEnabled,
+        );
+      if (empty) return { session: empty, reused: true };
+    }
+    return { session: this.create(options), reused: false };
+  }
+
   /** W14: the message box's draft, kept in the log like question drafts (X3); same text is a no-op. */
   saveComposerDraft(sessionId: string, text: string): void {
     this.deps.log.requireSession(sessionId);

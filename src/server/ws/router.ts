@@ -179,9 +179,14 @@ export class WsRouter {
       case "hello":
         return this.hello(client, frame);
       case "session.create": {
-        const session = sessions.create({ title: frame.title, mode: frame.mode });
-        this.upsertNow(session.id);
-        this.subscribe(client, session.id, 0);
+        // Reuse is decided here, not in the page: two tabs pressing at once each know only
+        // their own list, while frames are handled one at a time, so the second finds the first's.
+        const { session, reused } = sessions.createOrReuseEmpty({
+          title: frame.title,
+          mode: frame.mode,
+        });
+        if (!reused) this.upsertNow(session.id);
+        this.subscribe(client, session.id, 0, true);
         return;
       }
       case "session.open":
@@ -364,7 +369,7 @@ export class WsRouter {
    * client that has the session up to `afterSeq` gets exactly what follows (W3); one that has
    * nothing, or is too far behind, gets the latest part of the log and what is still in effect.
    */
-  private subscribe(client: Client, sessionId: string, afterSeq: number): void {
+  private subscribe(client: Client, sessionId: string, afterSeq: number, created = false): void {
     const session = this.deps.log.requireSession(sessionId);
     client.subscriptions.add(sessionId);
     const window: LogWindow =
@@ -375,6 +380,7 @@ export class WsRouter {
       type: "snapshot",
       session: this.deps.sessions.summary(session),
       ...windowFields(window),
+      ...(created ? { created: true as const } : {}),
     });
   }
 

@@ -13,6 +13,8 @@ import {
 import { appStore, resetStore } from "./store.ts";
 import type { WebData } from "./types.ts";
 
+type SnapshotFrame = Extract<ServerFrame, { type: "snapshot" }>;
+
 function initial(): WebData {
   resetStore();
   return appStore.getState();
@@ -304,6 +306,15 @@ describe("applyServerFrame: welcome, sessions, settings", () => {
     const start = { ...initial(), awaitingCreatedSession: true, selectedSessionId: "old" };
     const { state } = fold([snapshotFrame("new", [stored(1, created)])], start);
     expect(state.selectedSessionId).toBe("new");
+    expect(state.awaitingCreatedSession).toBe(false);
+  });
+
+  it("[W1] selects an empty session the server hands back for New session, though this tab knows it", () => {
+    const { state: known } = fold([snapshotFrame("empty", [stored(1, created)])]);
+    const start = { ...known, awaitingCreatedSession: true, selectedSessionId: "old" };
+    const snapshot = snapshotFrame("empty", [stored(1, created)]) as SnapshotFrame;
+    const { state } = fold([{ ...snapshot, created: true }], start);
+    expect(state.selectedSessionId).toBe("empty");
     expect(state.awaitingCreatedSession).toBe(false);
   });
 

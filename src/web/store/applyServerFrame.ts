@@ -93,7 +93,7 @@ export function applyServerFrame<S extends WebData>(
         outgoing.push({ type: "session.open", sessionId: id });
       }
       let next = withView(withSession(state, frame.session), view);
-      if (state.awaitingCreatedSession && known === undefined) {
+      if (state.awaitingCreatedSession && (frame.created || known === undefined)) {
         next = { ...next, selectedSessionId: id, awaitingCreatedSession: false, page: "session" };
       }
       return { state: next, outgoing };
