@@ -116,7 +116,9 @@ describe("Transcript", () => {
     renderEntries([]);
     expect(screen.getByText(/Type “hello”, ask “what is in this project\?”/)).toBeInTheDocument();
     renderEntries([], "zh-CN");
-    expect(screen.getByText(/由一段脚本扮演智能体/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/由一段脚本扮演智能体。输入“你好”，问“这个项目里有什么？”/),
+    ).toBeInTheDocument();
   });
 
   it("[M1] an empty session on a real model has no demo hint", () => {

@@ -3,8 +3,12 @@ import { commentsInFeedback } from "../../plan/planComments.ts";
 /** A comment that only asks something is answered, not acted on (the plan's lines stay). */
 const isQuestion = (text: string) => text.trimEnd().endsWith("?");
 
-function reviseLine(line: string, comment: string): string {
-  const note = `(revised: ${comment.replace(/\s+/g, " ").replace(/\|/g, "/")})`;
+const ENGLISH_NOTE = "(revised: {{comment}})";
+
+function reviseLine(line: string, comment: string, wording: string): string {
+  const note = wording.replace("{{comment}}", () =>
+    comment.replace(/\s+/g, " ").replace(/\|/g, "/"),
+  );
   // A table row keeps its last cell closed.
   const row = /^(.*\S)\s*\|\s*$/.exec(line);
   return row ? `${row[1]} ${note} |` : `${line.trimEnd()} ${note}`;
@@ -15,13 +19,17 @@ function reviseLine(line: string, comment: string): string {
  * next revision shows which comments were acted on. The comments are read from the person's
  * latest message; each one's last plan-file line gets the comment worked in.
  */
-export function reviseCommentedLines(plan: string, userMessage: string): string {
+export function reviseCommentedLines(
+  plan: string,
+  userMessage: string,
+  wording = ENGLISH_NOTE,
+): string {
   const lines = plan.split("\n");
   for (const comment of commentsInFeedback(userMessage)) {
     if (isQuestion(comment.text)) continue;
     const index = comment.lines.end - 1;
     const line = lines[index];
-    if (line !== undefined) lines[index] = reviseLine(line, comment.text);
+    if (line !== undefined) lines[index] = reviseLine(line, comment.text, wording);
   }
   return lines.join("\n");
 }

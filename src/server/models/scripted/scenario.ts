@@ -25,8 +25,11 @@ const stepShape = {
   tools: z.array(ScriptedToolCall).optional(),
   /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
   delayMs: z.number().int().min(0).max(60_000).optional(),
-  /** V3: a `plan` input gets the lines the user's comments point at revised to them. */
-  reviseCommented: z.boolean().optional(),
+  /**
+   * V3: a `plan` input gets the lines the user's comments point at revised to them: `true`, or
+   * the note added to each such line, in the scenario's language, with `{{comment}}` in it.
+   */
+  reviseCommented: z.union([z.boolean(), z.string().includes("{{comment}}")]).optional(),
 };
 const saysOrCalls = {
   check: (step: { say?: string | undefined; tools?: unknown[] | undefined }) =>

@@ -71,7 +71,7 @@ export class ScriptedProvider implements ModelProvider {
       id: `call_${request.messages.length}_${index}`,
       name: call.name,
       input: step.reviseCommented
-        ? revisePlanInput(fillStrings(call.input, fill), position.user)
+        ? revisePlanInput(fillStrings(call.input, fill), position.user, step.reviseCommented)
         : fillStrings(call.input, fill),
     }));
     return { text, toolCalls, stopReason: toolCalls.length > 0 ? "tool_use" : "end" };
@@ -147,11 +147,12 @@ function pickTurn(turns: readonly ScriptedTurn[], user: string): ScriptedTurn | 
   return turns.find((turn) => turn.match === undefined || matcherOf(turn.match).test(user));
 }
 
-function revisePlanInput(input: unknown, user: string): unknown {
+function revisePlanInput(input: unknown, user: string, wording: true | string): unknown {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
   const { plan } = input as { plan?: unknown };
   if (typeof plan !== "string") return input;
-  return { ...input, plan: reviseCommentedLines(plan, user) };
+  const note = typeof wording === "string" ? wording : undefined;
+  return { ...input, plan: reviseCommentedLines(plan, user, note) };
 }
 
 function fillStrings(value: unknown, fill: (text: string) => string): unknown {

@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS, type SessionEntry } from "../../../../protocol/index.
 import { FakeClock } from "../../../interactions/fakeClock.ts";
 import type { InteractionRegistry } from "../../../interactions/port.ts";
 import { createInteractionRegistry } from "../../../interactions/registry.ts";
+import { projectRoot } from "../../../paths.ts";
 import { PermissionService } from "../../../permissions/service.ts";
 import { planFilePath } from "../../../plan/planFile.ts";
 import { SessionManager } from "../../../sessions/sessionManager.ts";
@@ -291,5 +292,138 @@ describe("the bundled demo scenario", () => {
       /^## What I found/,
     );
     expect(manager.mode(id).planEnabled).toBe(false);
+  });
+  const HAN = /\p{Script=Han}/u;
+  const say = (e: SessionEntry) => (e.kind === "assistant.message" ? [e.text] : []);
+  /** Runs a task up to its question, answers it, and resolves with the plan review request. */
+  const toPlanReview = async (id: string, task: string) => {
+    manager.prompt(id, task);
+    const question = await waitForEntry(log, id, "interaction.requested");
+    const ask = question.entry.request;
+    if (ask.kind !== "question") throw new Error("expected the AskUserQuestion batch");
+    registry.answer(ask.interactionId, {
+      [ask.questions[0]!.question]: { labels: [ask.questions[0]!.options[1]!.label] },
+    });
+    const review = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.toolName === "ExitPlanMode",
+    );
+    if (review.entry.request.kind !== "question") throw new Error("expected the plan review");
+    return { ask, review: review.entry.request };
+  };
+
+  it("[W2][P2][I3][T6] a task written in Chinese plays the whole lane in Simplified Chinese; the same task in English stays English", async () => {
+    const { id } = manager.create();
+    const { ask, review } = await toPlanReview(id, "加一个给新人的说明文件");
+    expect(manager.mode(id).planEnabled).toBe(true);
+    expect(ask.questions[0]).toMatchObject({
+      question: "新的说明文件应该侧重什么？",
+      header: "侧重点",
+    });
+    expect(ask.questions[0]!.options.map((o) => o.label)).toEqual([
+      "上手入门（推荐）",
+      "项目地图",
+      "待解决的问题",
+    ]);
+    const plan = review.questions[0]!.detail!;
+    expect(plan).toMatch(/^# 计划：给新人的说明文件\n/);
+    for (const part of ["## 步骤", "| 文件 | 改动 | 原因 |", "```sh", "1. 收集"])
+      expect(plan).toContain(part);
+    registry.answer(review.interactionId, {
+      "Review this implementation plan": { labels: ["Approve"] },
+    });
+    const card = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.kind === "permission",
+    );
+    registry.decide(card.entry.request.interactionId, "allow_once");
+    await manager.idle(id);
+
+    const all = entries(id);
+    const replies = all.flatMap(say).filter((text) => !text.startsWith("写文件的结果是"));
+    expect(replies.length).toBeGreaterThan(4);
+    for (const text of replies) expect(text).toMatch(HAN);
+    expect(replies.at(-1)).toMatch(/^## 完成/);
+    const lists = all.flatMap((e) => (e.kind === "todos.updated" ? [e.todos] : []));
+    expect(lists.at(-1)?.map((t) => [t.content, t.status])).toEqual([
+      ["收集工作区对自己的介绍", "completed"],
+      ["写 plangate-demo.md", "completed"],
+      ["检查指南提到的每个文件都存在", "completed"],
+    ]);
+    expect(readFileSync(join(workspace, "plangate-demo.md"), "utf8")).toMatch(/^# 欢迎/);
+    expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
+
+    const english = manager.create();
+    const lane = await toPlanReview(english.id, "add a notes file for newcomers");
+    expect(lane.ask.questions[0]!.question).toBe("What should the new notes file focus on?");
+    expect(lane.review.questions[0]!.detail).toMatch(/^# Plan: a notes file for newcomers\n/);
+    expect(entries(english.id).flatMap(say).join("\n")).not.toMatch(HAN);
+  });
+
+  it("[W2][M1] the phrases the zh-CN page's hint suggests get the greeting and the look around in Chinese", async () => {
+    const catalog = join(projectRoot, "locales", "zh-CN", "common.json");
+    const hint: string = JSON.parse(readFileSync(catalog, "utf8"))["transcript.demoHint"];
+    const [hello, look] = [...hint.matchAll(/“([^”]+)”/g)].map((m) => m[1]!);
+    expect([hello, look]).toEqual(["你好", "这个项目里有什么？"]);
+    const { id } = manager.create();
+    manager.prompt(id, hello!);
+    await manager.idle(id);
+    manager.prompt(id, look!);
+    await manager.idle(id);
+    const replies = entries(id).flatMap(say);
+    expect(replies[0]).toMatch(/^你好！我是 plangate 的\*\*脚本演示模型\*\*/);
+    expect(replies[0]).toContain("这个项目里有什么？");
+    expect(replies.at(-1)).toMatch(/^## 我看到了什么\n\n你问的是：\*这个项目里有什么？\*/);
+    expect(
+      entries(id)
+        .filter((e) => e.kind === "tool.call")
+        .map((e) => e.kind === "tool.call" && e.name),
+    ).toEqual(["Glob", "Read", "Read", "Grep"]);
+    expect(manager.mode(id).planEnabled).toBe(false);
+  });
+
+  it("[W2][V3] a comment on the Chinese plan gets the revision in Chinese, the commented line reworked", async () => {
+    const { id } = manager.create();
+    const { review } = await toPlanReview(id, "加一个给新人的说明文件");
+    const lines = review.questions[0]!.detail!.split("\n");
+    const stepThree = lines.findIndex((line) => line.startsWith("3. ")) + 1;
+    registry.answer(review.interactionId, {
+      "Review this implementation plan": {
+        labels: ["Refuse"],
+        review: {
+          comments: [
+            {
+              id: "c1",
+              anchor: {
+                headingPath: ["计划：给新人的说明文件", "步骤"],
+                blockIndex: 0,
+                blockText: lines[stepThree - 1]!.slice(3),
+                quote: lines[stepThree - 1]!.slice(3),
+                lines: { start: stepThree, end: stepThree },
+              },
+              text: "也别动 .gitignore",
+            },
+          ],
+        },
+      },
+    });
+    const second = await waitForEntry(
+      log,
+      id,
+      "interaction.requested",
+      (e) => e.request.kind === "question" && e.request.planRevision?.number === 2,
+    );
+    const next = second.entry.request;
+    if (next.kind !== "question") throw new Error("expected revision 2");
+    const revised = next.questions[0]!.detail!.split("\n");
+    expect(revised[stepThree - 1]).toBe(
+      "3. 现有文件一律保持原样。 （已按批注修改：也别动 .gitignore）",
+    );
+    expect(revised.filter((line, i) => line !== lines[i])).toHaveLength(1);
+    expect(entries(id).flatMap(say).at(-1)).toMatch(/^谢谢你的批注。/);
   });
 });
