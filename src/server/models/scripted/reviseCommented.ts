@@ -1,9 +1,10 @@
 import { commentsInFeedback } from "../../plan/planComments.ts";
 
-/** A comment that only asks something is answered, not acted on (the plan's lines stay). */
-const isQuestion = (text: string) => text.trimEnd().endsWith("?");
+/** A comment that only asks something (in English or Chinese) is answered, not acted on. */
+const isQuestion = (text: string) => /[?？]$/.test(text.trimEnd());
 
-const ENGLISH_NOTE = "(revised: {{comment}})";
+// The wording carries its own separator: a Chinese note follows the line with no space.
+const ENGLISH_NOTE = " (revised: {{comment}})";
 
 function reviseLine(line: string, comment: string, wording: string): string {
   const note = wording.replace("{{comment}}", () =>
@@ -11,7 +12,7 @@ function reviseLine(line: string, comment: string, wording: string): string {
   );
   // A table row keeps its last cell closed.
   const row = /^(.*\S)\s*\|\s*$/.exec(line);
-  return row ? `${row[1]} ${note} |` : `${line.trimEnd()} ${note}`;
+  return row ? `${row[1]}${note} |` : `${line.trimEnd()}${note}`;
 }
 
 /**

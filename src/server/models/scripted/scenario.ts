@@ -27,7 +27,8 @@ const stepShape = {
   delayMs: z.number().int().min(0).max(60_000).optional(),
   /**
    * V3: a `plan` input gets the lines the user's comments point at revised to them: `true`, or
-   * the note added to each such line, in the scenario's language, with `{{comment}}` in it.
+   * the note appended to each such line (its separator included), in the scenario's
+   * language, with `{{comment}}` in it.
    */
   reviseCommented: z.union([z.boolean(), z.string().includes("{{comment}}")]).optional(),
 };

@@ -386,11 +386,12 @@ describe("the bundled demo scenario", () => {
     expect(manager.mode(id).planEnabled).toBe(false);
   });
 
-  it("[W2][V3] a comment on the Chinese plan gets the revision in Chinese, the commented line reworked", async () => {
+  it("[W2][V3] comments on the Chinese plan get the revision in Chinese: the line asked to change is reworked, the line only asked about stays", async () => {
     const { id } = manager.create();
     const { review } = await toPlanReview(id, "加一个给新人的说明文件");
     const lines = review.questions[0]!.detail!.split("\n");
     const stepThree = lines.findIndex((line) => line.startsWith("3. ")) + 1;
+    const goal = lines.findIndex((line) => line.startsWith("**目标：**")) + 1;
     registry.answer(review.interactionId, {
       "Review this implementation plan": {
         labels: ["Refuse"],
@@ -407,6 +408,17 @@ describe("the bundled demo scenario", () => {
               },
               text: "也别动 .gitignore",
             },
+            {
+              id: "c2",
+              anchor: {
+                headingPath: ["计划：给新人的说明文件"],
+                blockIndex: 0,
+                blockText: "目标",
+                quote: "目标",
+                lines: { start: goal, end: goal },
+              },
+              text: "一个文件够吗？",
+            },
           ],
         },
       },
@@ -421,7 +433,7 @@ describe("the bundled demo scenario", () => {
     if (next.kind !== "question") throw new Error("expected revision 2");
     const revised = next.questions[0]!.detail!.split("\n");
     expect(revised[stepThree - 1]).toBe(
-      "3. 现有文件一律保持原样。 （已按批注修改：也别动 .gitignore）",
+      "3. 现有文件一律保持原样。（已按批注修改：也别动 .gitignore）",
     );
     expect(revised.filter((line, i) => line !== lines[i])).toHaveLength(1);
     expect(entries(id).flatMap(say).at(-1)).toMatch(/^谢谢你的批注。/);
