@@ -230,27 +230,25 @@ export class SessionManager {
   }
 
   /**
-   * W1: "New session" from a person. A session of theirs still as it was created (no entry
-   * after `session.created`, no title, the model and mode a new one would get) is handed back
-   * instead of piling up another empty one; anything written to it (a draft, a mode) keeps it.
+   * W1: "New session" from a person. `lastCreated`, the session this person's New session
+   * made last, is handed back while it is as it was created (no entry after `session.created`,
+   * no title, the model and mode a new one would get) instead of piling up another empty one;
+   * anything written to it (a draft, a mode) keeps it.
    */
-  createOrReuseEmpty(options: { title?: string | undefined; mode?: ModeName | undefined } = {}): {
-    session: SessionRecord;
-    reused: boolean;
-  } {
-    if (!options.title) {
+  createOrReuseEmpty(
+    options: { title?: string | undefined; mode?: ModeName | undefined },
+    lastCreated: string | undefined,
+  ): { session: SessionRecord; reused: boolean } {
+    const last = lastCreated === undefined ? undefined : this.deps.log.getSession(lastCreated);
+    if (!options.title && last !== undefined) {
       const mode = initialMode(options.mode ?? this.deps.defaultMode);
-      const empty = this.deps.log
-        .listSessions()
-        .find(
-          (s) =>
-            s.lastSeq === 1 &&
-            s.title === "" &&
-            s.model === this.deps.defaultModel &&
-            s.mode.permissionMode === mode.permissionMode &&
-            s.mode.planEnabled === mode.planEnabled,
-        );
-      if (empty) return { session: empty, reused: true };
+      const untouched =
+        last.lastSeq === 1 &&
+        last.title === "" &&
+        last.model === this.deps.defaultModel &&
+        last.mode.permissionMode === mode.permissionMode &&
+        last.mode.planEnabled === mode.planEnabled;
+      if (untouched) return { session: last, reused: true };
     }
     return { session: this.create(options), reused: false };
   }

@@ -1,5 +1,6 @@
 import { useScenarioServer } from "../testing/scenarioServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
+import { runTokenCommand } from "../tokenCommand.ts";
 
 const scenario = `
 turns:
@@ -55,5 +56,26 @@ describe("New session", () => {
     const fresh = await newSession(client);
     expect(new Set([drafted, prompted, renamed, fresh]).size).toBe(4);
     expect(await sessionCount()).toBe(4);
+  });
+
+  it("[W1][S3] never hands one person's empty session to another: each gets their own", async () => {
+    const lines: string[] = [];
+    runTokenCommand(
+      ["issue", "Bob", "--workspace", server().workspace, "--db", server().dbPath],
+      "/",
+      (line) => lines.push(line),
+    );
+    const bobToken = lines.find((line) => /^[0-9a-f]{64}$/.test(line)) ?? "";
+    const owner = await greeted();
+    const opened = await TestClient.greeted(
+      `${server().wsUrl}?token=${bobToken}`,
+      server().browserHeaders,
+    );
+    const bob = fixture.track(opened.client);
+    const ownersEmpty = await newSession(owner);
+    const bobsEmpty = await newSession(bob);
+    expect(bobsEmpty).not.toBe(ownersEmpty);
+    expect(await newSession(bob)).toBe(bobsEmpty);
+    expect(await newSession(owner)).toBe(ownersEmpty);
   });
 });

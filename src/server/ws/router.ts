@@ -85,6 +85,8 @@ export class WsRouter {
   private readonly unsubscribeStorage: () => void;
   /** Hellos that could not be answered because the store failed; answered when it is back. */
   private readonly waitingHellos = new Map<Client, Extract<ClientFrame, { type: "hello" }>>();
+  /** W1: the session each person's New session made last ("" is the workspace's owner). */
+  private readonly lastCreatedBy = new Map<string, string>();
 
   constructor(private readonly deps: RouterDeps) {
     const unsubscribeEntries = deps.log.subscribe((sessionId, stored) =>
@@ -181,10 +183,13 @@ export class WsRouter {
       case "session.create": {
         // Reuse is decided here, not in the page: two tabs pressing at once each know only
         // their own list, while frames are handled one at a time, so the second finds the first's.
-        const { session, reused } = sessions.createOrReuseEmpty({
-          title: frame.title,
-          mode: frame.mode,
-        });
+        // Per person (S3): another's empty session may be the one they are about to type in.
+        const creator = client.person ?? "";
+        const { session, reused } = sessions.createOrReuseEmpty(
+          { title: frame.title, mode: frame.mode },
+          this.lastCreatedBy.get(creator),
+        );
+        this.lastCreatedBy.set(creator, session.id);
         if (!reused) this.upsertNow(session.id);
         this.subscribe(client, session.id, 0, true);
         return;
