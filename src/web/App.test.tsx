@@ -123,6 +123,25 @@ describe("App", () => {
     expect(screen.getByTestId("composer-input")).toHaveValue("half a thought");
   });
 
+  it("[W1][W11] New session pressed in an empty session, which the server hands back, still gets what was typed meanwhile", async () => {
+    const user = userEvent.setup();
+    const { client } = renderShell(<App />, { frames: [twoSessions] });
+    await user.click(screen.getByTestId("new-session"));
+    act(() => client.receive(snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" })));
+    await user.click(screen.getByTestId("new-session"));
+    await user.keyboard("typed meanwhile");
+    act(() =>
+      client.receive({
+        ...snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" }),
+        created: true,
+      } as Parameters<typeof client.receive>[0]),
+    );
+    const box = screen.getByTestId("composer-input");
+    expect(box).toHaveValue("typed meanwhile");
+    expect(box).toHaveFocus();
+    expect(screen.queryByTestId("composer-stand-in")).not.toBeInTheDocument();
+  });
+
   it("[W1] switching away from a session showing a long plan shows the other one at once and takes the plan down in steps", async () => {
     const user = userEvent.setup();
     const { container, client } = renderShell(<App />, { frames: [twoSessions] });

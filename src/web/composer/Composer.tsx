@@ -54,15 +54,20 @@ export function Composer({
   };
   const submit = () => submitText(text);
 
-  // W11: New session hands the keyboard straight to this box, with what was typed meanwhile.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the box mounts; the request belongs to the first box that does
+  // W11: New session hands the keyboard straight to this box, with what was typed meanwhile:
+  // as it mounts for a new session, or when the server hands back this empty one (W1).
+  const openedByNewSession = useAppStore(
+    (s) => !s.awaitingCreatedSession && s.selectedSessionId === sessionId,
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when New session's answer opens this box; the request is taken once
   useEffect(() => {
+    if (!openedByNewSession) return;
     const typed = takeComposerFocusRequest();
     if (typed === undefined) return;
     if (typed.focused) inputRef.current?.focus();
     if (typed.text !== "") setText(typed.text);
     if (typed.send && typed.text.trim() !== "") submitText(typed.text);
-  }, []);
+  }, [openedByNewSession]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (completion.onKeyDown(event)) return;
