@@ -32,6 +32,15 @@ export const TURN_NOTICE_ENGLISH = {
   "model.retryOverloaded": "{{endpoint}} is busy; trying again in {{seconds}} s.",
   "model.retry": "The request to {{endpoint}} failed; trying again in {{seconds}} s.",
   "turn.failed": "The turn failed: {{reason}}",
+  // R3: the store's failure in fixed words: the driver's (paths, hosts) stay in the server's log.
+  "storage.full":
+    "The turn stopped because it could not be saved: the disk that holds plangate's sessions is full. Free some space on it, then send your message again.",
+  "storage.readOnly":
+    "The turn stopped because it could not be saved: plangate's session database has become read-only. Make it writable again, then send your message again.",
+  "storage.unreachable":
+    "The turn stopped because it could not be saved: plangate cannot reach its session database. Check that the database server is running and reachable, then send your message again.",
+  "storage.failed":
+    "The turn stopped because it could not be saved: plangate's session database is failing. The server's log says why; send your message again once it works.",
   "turn.tooManyModelCalls": "The turn was stopped after {{calls}} model calls without finishing.",
   "reply.empty": "The model sent an empty reply. Send the message again, or rephrase it.",
   "reply.outputLimit":

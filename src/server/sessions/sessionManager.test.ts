@@ -12,6 +12,7 @@ import { parseScenario } from "../models/scripted/scenario.ts";
 import { ScriptedProvider } from "../models/scripted/scriptedProvider.ts";
 import { decidePermission } from "../permissions/decide.ts";
 import { openDatabase } from "../store/database.ts";
+import { StorageError } from "../store/errors.ts";
 import { randomId } from "../store/ids.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { tempDir } from "../testing/helpers.ts";
@@ -437,6 +438,28 @@ describe("session manager and turn loop", () => {
       expect((await result).output).toMatch(/the agent withdrew the call/);
     }
     expect(registry.pendingCount(id)).toBe(0);
+  });
+
+  it("[X1][R3] an agent's call that fails before its tool runs says why in words, the store's failure without the driver's", async () => {
+    const write = writingTool("Scribble");
+    const tools = new ToolRegistry([...defaultTools(), write]);
+    open(scripted(), { tools });
+    const { id } = manager.create({ title: "agent" });
+    const failures = [
+      new StorageError("Could not record entry in /srv/plangate.db: disk I/O error", "SQLITE_FULL"),
+      new Error("the card could not be shown"),
+    ];
+    const outputs: string[] = [];
+    for (const [index, failure] of failures.entries()) {
+      registry.askPermission = () => Promise.reject(failure);
+      const call = { callId: `w${index}`, name: "Scribble", input: { text: "a" } };
+      const result = await manager.runExternalCall(id, call, tools, new AbortController().signal);
+      expect(result.isError).toBe(true);
+      outputs.push(result.output);
+    }
+    expect(outputs[0]).toMatch(/^Scribble produced no result: plangate could not save the call/);
+    expect(outputs[0]).not.toMatch(/SQLITE|I\/O|\.db/);
+    expect(outputs[1]).toBe("Scribble produced no result: the card could not be shown.");
   });
 
   it("asks permission for a writing tool and honours allow and deny", async () => {

@@ -16,7 +16,7 @@ import { ExecutionStates } from "../plan/executionState.ts";
 import { planFilePath, readPlanFileExcerpt } from "../plan/planFile.ts";
 import { newSessionId } from "../store/ids.ts";
 import type { SessionLog, SessionRecord } from "../store/sessionLog.ts";
-import { isStorageFailure } from "../store/storageHealth.ts";
+import { isStorageFailure, storageProblemOf } from "../store/storageHealth.ts";
 import type { TodoReminderHook } from "../todos/reminder.ts";
 import type { ToolContextExtras, ToolResult } from "../tools/contract.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
@@ -379,7 +379,7 @@ export class SessionManager {
           return result;
         },
         (error: unknown) => {
-          const why = signal.aborted ? "the agent withdrew the call" : describeFailure(error);
+          const why = signal.aborted ? "the agent withdrew the call" : callFailure(error);
           const result: ToolResult = {
             output: `${ref.name} produced no result: ${why}.`,
             isError: true,
@@ -775,6 +775,17 @@ function coded({ code, params }: TurnNotice): { code: string; params?: Record<st
 
 function describeFailure(error: unknown): TurnNotice {
   if (error instanceof ModelError) return error.notice;
+  // R3: the store's failure in fixed words; the driver's (paths, hosts) stay in the server's log.
+  const problem = storageProblemOf(error);
+  if (problem) return { code: `storage.${problem}`, params: {} };
   const reason = error instanceof Error ? error.message : String(error);
   return { code: "turn.failed", params: { reason } };
+}
+
+/** Why an agent's call ended without a result, in words the agent can act on. */
+function callFailure(error: unknown): string {
+  if (isStorageFailure(error)) {
+    return "plangate could not save the call, because its session database refuses writes right now; try again later";
+  }
+  return error instanceof Error ? error.message : String(error);
 }

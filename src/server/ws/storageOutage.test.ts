@@ -1,8 +1,13 @@
+import { TURN_NOTICE_ENGLISH } from "../../shared/turnNotices.ts";
 import type { Store } from "../store/store.ts";
 import { useScenarioServer } from "../testing/scenarioServer.ts";
 
+// A reply too long for the little room left: the turn fails on the store, not on the model.
 const scenario = `
 turns:
+  - match: long
+    steps:
+      - say: ${"word ".repeat(20_000)}
   - steps:
       - say: Hello.
 `;
@@ -67,5 +72,38 @@ describe("a store that fills up, told to every page", () => {
     const kept = await a.client.next("event", (frame) => frame.entry.kind === "composer.draft");
     expect(kept.entry).toEqual({ kind: "composer.draft", text: draft });
     expect(lines).toHaveLength(2);
+  });
+
+  it("[R3][W2] a turn the store could not save ends with a coded notice in fixed words, no driver text or path", async () => {
+    const { client } = await fixture.greeted();
+    client.send({ type: "session.create", title: "long reply" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    // Room for the prompt and the notice, not for the reply.
+    limit(3);
+    try {
+      client.send({ type: "prompt", sessionId, text: "a long one" });
+      const ended = await client.next(
+        "event",
+        (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.ended",
+      );
+      const notice = client
+        .events(sessionId)
+        .find(({ entry }) => entry.kind === "notice" && entry.level === "error")?.entry;
+      expect(notice).toEqual({
+        kind: "notice",
+        level: "error",
+        code: "storage.full",
+        text: TURN_NOTICE_ENGLISH["storage.full"],
+      });
+      expect(ended.entry).toEqual({
+        kind: "turn.ended",
+        reason: "error",
+        code: "storage.full",
+        message: TURN_NOTICE_ENGLISH["storage.full"],
+      });
+      expect(JSON.stringify([notice, ended.entry])).not.toMatch(/SQLITE|database or disk|\.db|\//);
+    } finally {
+      limit("none");
+    }
   });
 });

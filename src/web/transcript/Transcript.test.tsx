@@ -3,6 +3,7 @@ import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { ServerFrame, SessionEntry } from "../../protocol/index.ts";
+import { TURN_NOTICE_ENGLISH } from "../../shared/turnNotices.ts";
 import { created, questionRequest, snapshotFrame, stored, summary } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 import { Transcript } from "./Transcript.tsx";
@@ -257,6 +258,21 @@ describe("Transcript", () => {
     expect(screen.getByTestId("entry-turn-error")).toHaveTextContent(
       "本轮因错误而停止：本轮执行失败：disk full",
     );
+  });
+
+  it("[R3][W2] words a turn the store could not save in the page's language, with nothing of the driver's", () => {
+    const english = TURN_NOTICE_ENGLISH["storage.full"];
+    renderEntries(
+      [
+        { kind: "notice", level: "error", text: english, code: "storage.full" },
+        { kind: "turn.ended", reason: "error", message: english, code: "storage.full" },
+      ],
+      "zh-CN",
+    );
+    expect(screen.getByTestId("entry-notice")).toHaveTextContent(
+      "本轮已停止，因为它无法保存：存放 plangate 会话的磁盘已满。请腾出一些空间，然后重新发送消息。",
+    );
+    expect(document.body).not.toHaveTextContent(/could not be saved|disk that holds/);
   });
 
   it("[W1] shows streamed text as it arrives, then the final message in its place", () => {
