@@ -11,7 +11,9 @@ import { storeOn } from "./store.ts";
 
 const MINUTE = 60_000;
 
-function harness(options: { probe?: () => void } = {}) {
+function harness(
+  options: { probe?: () => void; firstProbeMs?: number; probeEveryMs?: number } = {},
+) {
   const clock = new FakeClock();
   const lines: string[] = [];
   const changes: Health[] = [];
@@ -129,6 +131,37 @@ describe("storage health", () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it("[R3][W3] probes soon after the store fails, backs off to its pace, and waits that pace after another failure, no more", () => {
+    const probedAt: number[] = [];
+    const { health, clock } = harness({
+      firstProbeMs: 100,
+      probeEveryMs: 1_000,
+      probe: () => {
+        probedAt.push(clock.now() - start);
+        const error = refused();
+        health.failed(error);
+        throw error;
+      },
+    });
+    const start = clock.now();
+    health.failed(refused());
+    clock.advance(3_500);
+    expect(probedAt).toEqual([100, 300, 700, 1_500, 2_500, 3_500]);
+    // Someone keeps trying (and failing) until 5.2 s: the next probe is a pace after that.
+    for (const at of [3_900, 4_600, 5_200]) {
+      clock.advance(start + at - clock.now());
+      health.failed(refused());
+    }
+    clock.advance(start + 6_200 - clock.now());
+    expect(probedAt.slice(6)).toEqual([6_200]);
+    // A new outage starts at the quick pace again.
+    health.wrote();
+    health.failed(refused());
+    clock.advance(100);
+    expect(probedAt.at(-1)).toBe(6_300);
+    health.close();
+  });
+
   it("[R3][S2] probes at once when a lost connection to PostgreSQL is made again", () => {
     let probes = 0;
     const { health, clock } = harness({ probe: () => (probes += 1) });
@@ -152,6 +185,7 @@ describe("storage health", () => {
       const store = storeOn(asSqlDb(database), "small.db", clock, {
         clock,
         log: (line) => lines.push(line),
+        firstProbeMs: 5_000,
         probeEveryMs: 5_000,
       });
       const changes: Health[] = [];
@@ -187,6 +221,48 @@ describe("storage health", () => {
       );
       // The probe's row is not a setting.
       expect(store.settings.get()).not.toHaveProperty("plangate.storageProbe");
+      store.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("[R3][W3] on SQLite, a store that takes writes again is seen within a second, however long it refused them and whoever tried", () => {
+    const dir = tempDir();
+    const database = openDatabase(join(dir.path, "refusing.db"));
+    try {
+      const clock = new FakeClock();
+      // The store's own pace for SQLite: no probe options.
+      const store = storeOn(asSqlDb(database), "refusing.db", clock, { clock, log: () => {} });
+      const session = { title: "", model: "scripted/demo" };
+      const mode = { permissionMode: "build", planEnabled: false } as const;
+      const create = (id: string) => store.log.createSession({ id, ...session, mode });
+      const refuse = (on: boolean) => store.db.exec(`PRAGMA query_only = ${on ? "ON" : "OFF"}`);
+      /** How long after the store takes writes again its health says so. */
+      const recoveryMs = () => {
+        refuse(false);
+        const since = clock.now();
+        while (store.health.current.state !== "ok" && clock.now() - since < 60_000)
+          clock.advance(50);
+        return clock.now() - since;
+      };
+
+      // A real refusal of every write, the probe's too: a read-only store for ten minutes.
+      refuse(true);
+      expect(() => create("sess_a")).toThrow(StorageError);
+      expect(store.health.current).toEqual({ state: "failing", problem: "readOnly" });
+      clock.advance(10 * MINUTE);
+      expect(store.health.current.state).toBe("failing");
+      expect(recoveryMs()).toBeLessThanOrEqual(1_000);
+
+      // Someone kept trying for half a minute, gave up, and the store came back just after.
+      refuse(true);
+      for (let tries = 0; tries < 40; tries++) {
+        expect(() => create(`sess_b${tries}`)).toThrow(StorageError);
+        clock.advance(750);
+      }
+      clock.advance(300);
+      expect(recoveryMs()).toBeLessThanOrEqual(1_000);
       store.close();
     } finally {
       dir.remove();

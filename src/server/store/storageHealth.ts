@@ -74,7 +74,12 @@ export interface StorageHealthOptions {
   probe?: () => void;
   /** One line per failure kind per interval. Default one minute. */
   logEveryMs?: number;
-  /** Default 5 s. */
+  /**
+   * The first probe's wait once the store fails; each failed probe doubles it, up to
+   * `probeEveryMs`. Default `probeEveryMs` (an even pace).
+   */
+  firstProbeMs?: number;
+  /** The longest wait between probes, and so how late recovery can show. Default 5 s. */
   probeEveryMs?: number;
   log?: (line: string) => void;
 }
@@ -112,12 +117,16 @@ export class StorageHealth {
   private probeTimer: TimerHandle | undefined;
   private closed = false;
   private readonly logEveryMs: number;
+  private readonly firstProbeMs: number;
   private readonly probeEveryMs: number;
+  private probeDelay: number;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: StorageHealthOptions) {
     this.logEveryMs = options.logEveryMs ?? DEFAULT_LOG_EVERY_MS;
     this.probeEveryMs = options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS;
+    this.firstProbeMs = Math.min(options.firstProbeMs ?? this.probeEveryMs, this.probeEveryMs);
+    this.probeDelay = this.firstProbeMs;
     this.log = options.log ?? ((line) => console.error(line));
   }
 
@@ -138,7 +147,10 @@ export class StorageHealth {
     const now = this.options.clock.now();
     this.failures += 1;
     this.lastFailureAt = now;
-    if (this.health.state === "ok") this.failingSince = now;
+    if (this.health.state === "ok") {
+      this.failingSince = now;
+      this.probeDelay = this.firstProbeMs;
+    }
     this.logFailure(problem, error, now);
     if (this.health.state !== "failing" || this.health.problem !== problem) {
       this.change({ state: "failing", problem });
@@ -208,18 +220,22 @@ export class StorageHealth {
     );
   }
 
-  private scheduleProbe(): void {
+  private scheduleProbe(delayMs = this.probeDelay): void {
     if (!this.options.probe || this.probeTimer !== undefined || this.closed) return;
     this.probeTimer = this.options.clock.setTimeout(() => {
       this.probeTimer = undefined;
       if (this.health.state === "ok" || this.closed) return;
-      // Another statement failed just now: the store is being tried anyway; try again later.
-      if (this.options.clock.now() - this.lastFailureAt < this.probeEveryMs) {
-        this.scheduleProbe();
+      // Another statement failed just now: the store is being tried anyway. The probe waits
+      // its pace after that failure, not after this check, or recovery showed a pace late.
+      const since = this.options.clock.now() - this.lastFailureAt;
+      if (since < this.probeDelay) {
+        this.scheduleProbe(this.probeDelay - since);
         return;
       }
+      // A failing PostgreSQL is not hammered: each probe that fails waits longer, to a cap.
+      this.probeDelay = Math.min(this.probeDelay * 2, this.probeEveryMs);
       this.runProbe();
-    }, this.probeEveryMs);
+    }, delayMs);
     // A Node timer must not keep a process alive that has nothing else to do.
     (this.probeTimer as { unref?: () => void }).unref?.();
   }

@@ -117,6 +117,18 @@ export function lockStore(location: string, store?: Store): DatabaseLock {
 /** How the store's health logs and probes; the wall clock unless a test says otherwise. */
 export type HealthOptions = Partial<Omit<StorageHealthOptions, "probe">>;
 
+/**
+ * R3/W3: a probe of an SQLite file costs next to nothing, so recovery shows within a second;
+ * one of PostgreSQL may wait on the network, and its reconnection probes at once anyway.
+ */
+const PROBE_PACE: Record<
+  SqlDialect,
+  Pick<StorageHealthOptions, "firstProbeMs" | "probeEveryMs">
+> = {
+  sqlite: { firstProbeMs: 100, probeEveryMs: 750 },
+  postgres: { firstProbeMs: 5_000, probeEveryMs: 5_000 },
+};
+
 export function storeOn(
   raw: SqlDb,
   location: string,
@@ -125,6 +137,7 @@ export function storeOn(
 ): Store {
   const wallClock = healthOptions.clock ?? systemClock;
   const health: StorageHealth = new StorageHealth({
+    ...PROBE_PACE[raw.dialect],
     ...healthOptions,
     clock: wallClock,
     probe: () => writeProbe(db, wallClock.now()),

@@ -1,4 +1,5 @@
 import { TURN_NOTICE_ENGLISH } from "../../shared/turnNotices.ts";
+import { FakeClock } from "../interactions/fakeClock.ts";
 import type { Store } from "../store/store.ts";
 import { useScenarioServer } from "../testing/scenarioServer.ts";
 
@@ -15,12 +16,15 @@ turns:
 describe("a store that fills up, told to every page", () => {
   let store: Store | undefined;
   const lines: string[] = [];
+  // The probe runs when a test says: a "full" file still takes the probe's small row, which
+  // on a wall clock could end the outage before a test is done looking at it.
+  const probeClock = new FakeClock();
   const fixture = useScenarioServer(scenario, {
     // The test fills the server's own connection to the file: a real "database or disk is full".
     checkStore: (opened) => {
       store = opened;
     },
-    storageHealth: { probeEveryMs: 100, log: (line) => lines.push(line) },
+    storageHealth: { clock: probeClock, probeEveryMs: 100, log: (line) => lines.push(line) },
   });
   const limit = (pages: number | "none") => {
     if (!store) throw new Error("the server opens its store first");
@@ -63,6 +67,7 @@ describe("a store that fills up, told to every page", () => {
 
     // Room again, and nobody writes: the server finds out by itself.
     limit("none");
+    probeClock.advance(100);
     for (const { client } of [a, b, late]) {
       const back = await client.next("storage.changed");
       expect(back.health).toEqual({ state: "ok" });
@@ -104,6 +109,7 @@ describe("a store that fills up, told to every page", () => {
       expect(JSON.stringify([notice, ended.entry])).not.toMatch(/SQLITE|database or disk|\.db|\//);
     } finally {
       limit("none");
+      probeClock.advance(100);
     }
   });
 });
