@@ -18,6 +18,7 @@ import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
 import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SqlDb } from "../store/sqlDb.ts";
+import { isStorageFailure } from "../store/storageHealth.ts";
 import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import {
@@ -763,7 +764,13 @@ export class McpBridge {
 
   /** B5: idle connections expire; one with a call waiting or a request open never does. */
   private expireIdle(): void {
-    this.events.prune();
+    try {
+      this.events.prune();
+    } catch (error) {
+      // R3: thrown from a timer it stopped the server; pruning waits for the next sweep, and
+      // an outage of the store is logged by its health.
+      if (!isStorageFailure(error)) console.error("plangate: could not prune MCP events:", error);
+    }
     const cutoff = this.now() - (this.deps.idleMs ?? IDLE_MS);
     for (const connection of [...this.connections.values()]) {
       if (this.idle(connection) && connection.lastSeen <= cutoff) this.retire(connection);

@@ -6,6 +6,7 @@ import type { StoredEntry } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
 import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
+import type { Store } from "../store/store.ts";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { messagesOf, RawMcpClient, type SseEvent } from "./rawMcpClient.ts";
 
@@ -411,6 +412,30 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect((await idle.post(idle.request("ping"))).status).toBe(404);
     answerSqlite(pending[0]!.request.interactionId);
     expect(JSON.stringify(messagesOf(await call)[0])).toContain("SQLite");
+    expect((await agent.post(agent.request("ping"))).status).toBe(200);
+  });
+
+  it("[B5][R3] idle connections still expire while the store refuses writes, and the server stays up", async () => {
+    let store: Store | undefined;
+    await start({
+      mcpTimings: { idleMs: 150 },
+      checkStore: (opened) => {
+        store = opened;
+      },
+      storageHealth: { log: () => {} },
+    });
+    const idle = new RawMcpClient(agent.endpoint, agent.token);
+    await idle.initialize("idle-agent");
+    // Every write refused, the sweep's pruning of old stream events too.
+    store!.db.exec("PRAGMA query_only = ON");
+    try {
+      await sleep(600);
+      expect((await idle.post(idle.request("ping"))).status).toBe(404);
+      expect(store!.health.current).toEqual({ state: "failing", problem: "readOnly" });
+    } finally {
+      store!.db.exec("PRAGMA query_only = OFF");
+    }
+    await agent.initialize();
     expect((await agent.post(agent.request("ping"))).status).toBe(200);
   });
 
