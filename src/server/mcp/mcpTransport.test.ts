@@ -402,13 +402,14 @@ describe("MCP transport rules, checked on the wire by a client written from the 
   });
 
   it("[B5] idle connections expire, while one with a waiting call outlives the idle limit", async () => {
-    await start({ mcpTimings: { idleMs: 150 } });
+    // Long enough that the agent's next request after its answer comes within it on a busy machine.
+    await start({ mcpTimings: { idleMs: 1_000 } });
     const idle = new RawMcpClient(agent.endpoint, agent.token);
     await idle.initialize("idle-agent");
     await agent.initialize();
     const call = agent.post(agent.request("tools/call", ask));
     const { pending } = await pendingSoon();
-    await sleep(600);
+    await sleep(3_000);
     expect((await idle.post(idle.request("ping"))).status).toBe(404);
     answerSqlite(pending[0]!.request.interactionId);
     expect(JSON.stringify(messagesOf(await call)[0])).toContain("SQLite");
