@@ -430,7 +430,7 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     // Every write refused, the sweep's pruning of old stream events too.
     store!.db.exec("PRAGMA query_only = ON");
     try {
-      await sleep(600);
+      await sleep(1_500);
       expect((await idle.post(idle.request("ping"))).status).toBe(404);
       expect(store!.health.current).toEqual({ state: "failing", problem: "readOnly" });
     } finally {
