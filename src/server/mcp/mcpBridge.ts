@@ -368,7 +368,17 @@ export class McpBridge {
     await Promise.all(connections.map((connection) => connection.server.close().catch(() => {})));
     await this.flushed(1_000);
     // The last events reach the database before it closes.
-    this.events.flush();
+    const waiting = this.events.waiting;
+    try {
+      this.events.flush();
+    } catch (error) {
+      // R3: a store that refuses writes must not stop the shutdown; these events only let an
+      // agent resume a stream of this process, which is ending anyway.
+      console.error(
+        `plangate: ${waiting} MCP stream event${waiting === 1 ? "" : "s"} could not be saved before shutdown:`,
+        isStorageFailure(error) ? "the store refuses writes" : error,
+      );
+    }
   }
 
   /** Lets the streams just closed carry their last bytes before the sockets go. */

@@ -440,6 +440,34 @@ describe("MCP transport rules, checked on the wire by a client written from the 
     expect((await agent.post(agent.request("ping"))).status).toBe(200);
   });
 
+  it("[B5][R3] shutting down while the store refuses writes still closes cleanly, and the log says which events were not saved", async () => {
+    let store: Store | undefined;
+    await start({
+      checkStore: (opened) => {
+        store = opened;
+      },
+      storageHealth: { log: () => {} },
+    });
+    await agent.initialize();
+    const call = agent.post(agent.request("tools/call", ask)).catch((error: unknown) => error);
+    await pendingSoon();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    // Only this connection refuses writes; it closes with the server.
+    store!.db.exec("PRAGMA query_only = ON");
+    try {
+      // Closing tells the waiting call to retry: its event is queued and cannot be written.
+      await expect(test.server.close()).resolves.toBeUndefined();
+      expect(logged.mock.calls.map((args) => args.join(" "))).toContainEqual(
+        expect.stringMatching(
+          /^plangate: [1-9]\d* MCP stream events? could not be saved before shutdown: the store refuses writes$/,
+        ),
+      );
+    } finally {
+      logged.mockRestore();
+    }
+    await call;
+  });
+
   const askAbout = (topic: string) => ({
     name: "ask_user_question",
     arguments: {

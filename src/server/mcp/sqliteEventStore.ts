@@ -109,6 +109,11 @@ export class SqliteEventStore implements EventStore {
     return String(pending.lastId);
   }
 
+  /** How many events wait to be written. */
+  get waiting(): number {
+    return this.pending.rows.length;
+  }
+
   /** Writes the queued events, all in one transaction. */
   flush(): void {
     const pending = this.pending;
