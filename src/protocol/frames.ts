@@ -221,6 +221,16 @@ export const ServerFrame = z.discriminatedUnion("type", [
    * changes, and right after `welcome` while it is failing (a welcome means "ok" until then).
    */
   z.strictObject({ type: z.literal("storage.changed"), health: StorageHealth }),
+  /**
+   * R3: the session's turn stopped, but the store refused its end too: no `turn.ended` entry
+   * says so yet. Sent to the session's pages when it stops and behind every snapshot or replay
+   * of the session until the end is written (once the store takes writes again).
+   */
+  z.strictObject({
+    type: z.literal("turn.stopped"),
+    sessionId,
+    code: z.string().check(z.describe("The turn notice saying why (storage.<problem>).")),
+  }),
   // U1 (inbox)
   InboxSnapshotFrame,
   InboxChangedFrame,

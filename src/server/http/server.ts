@@ -251,6 +251,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     defaultModel,
     defaultMode: options.defaultMode ?? "build",
     onDelta: (sessionId, text) => router.sendDelta(sessionId, text),
+    onTurnStopped: (sessionId, code) => router.turnStopped(sessionId, code),
     ...(shared
       ? {
           turnLocks: pgTurnLocks(db),
@@ -304,6 +305,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
             }),
         }
       : {}),
+  });
+  // R3: turn ends the store refused are written once it takes writes again.
+  health.subscribe((now) => {
+    if (now.state === "ok") sessions.writeUnsavedEnds();
   });
 
   // S3: a token revoked from the command line closes that person's sockets at once.

@@ -61,12 +61,20 @@ export interface SessionManagerDeps {
   cancelElsewhere?: (sessionId: string, reason: string) => void;
   /** S2: how often sessions whose turn runs elsewhere are checked for a dead server. */
   takeOverEveryMs?: number;
+  /** R3: a turn stopped but the store refused its end too; `code` is the notice saying why. */
+  onTurnStopped?: (sessionId: string, code: string) => void;
 }
 
 const TAKE_OVER_EVERY_MS = 1_000;
 
 /** Thrown by appends after `close()`: the turn stops writing and resumes after a restart. */
 class ManagerClosed extends Error {}
+
+/** R3: what a stopped turn still has to write, and the notice its pages show meanwhile. */
+interface UnsavedEnd {
+  entries: SessionEntry[];
+  code: string;
+}
 
 interface RunningTurn {
   controller: AbortController;
@@ -93,6 +101,8 @@ export class SessionManager {
   /** S2: sessions whose turn lock was lost to another server: their turn here writes nothing. */
   private readonly lockLost = new Set<string>();
   private readonly unsubscribeElsewhere: () => void;
+  /** R3: turns that stopped while the store refused their end; written when it takes writes. */
+  private readonly unsavedEnds = new Map<string, UnsavedEnd>();
   private closed = false;
 
   constructor(private readonly deps: SessionManagerDeps) {
@@ -106,6 +116,7 @@ export class SessionManager {
       if (change !== "deleted") return;
       this.elsewhere.delete(sessionId);
       this.promptedElsewhere.delete(sessionId);
+      this.unsavedEnds.delete(sessionId);
       this.modes.forget(sessionId);
     });
     this.unsubscribeElsewhere = () => {
@@ -281,6 +292,7 @@ export class SessionManager {
     // No await between here and the delete: nothing can write to the session in between.
     this.deps.interactions.abortSession(sessionId, "the session was deleted");
     this.deps.log.deleteSession(sessionId);
+    this.unsavedEnds.delete(sessionId);
     this.modes.forget(sessionId);
     await rm(planFilePath(this.deps.workspace, sessionId), { force: true });
   }
@@ -320,16 +332,22 @@ export class SessionManager {
     }
     let stored: StoredEntry;
     const resumes =
-      this.deps.turnLocks !== undefined && this.projections.get(sessionId).hasOpenTurn();
+      this.deps.turnLocks !== undefined &&
+      !this.unsavedEnds.has(sessionId) &&
+      this.projections.get(sessionId).hasOpenTurn();
+    let unsaved: UnsavedEnd | undefined;
     try {
       // R3: the message and the turn it starts are written together: a log that took the one
-      // and refused the other showed a message as sent that no turn would ever answer.
+      // and refused the other showed a message as sent that no turn would ever answer. The
+      // previous turn's end, should the store have refused it, goes first.
       stored = this.deps.log.batch(() => {
+        unsaved = this.appendUnsavedEnd(sessionId);
         const message = this.append(sessionId, entry);
         if (!resumes) this.append(sessionId, { kind: "turn.started" });
         return message;
       });
     } catch (error) {
+      if (unsaved) this.unsavedEnds.set(sessionId, unsaved);
       this.deps.turnLocks?.release(sessionId);
       throw error;
     }
@@ -448,6 +466,43 @@ export class SessionManager {
     return this.running.has(sessionId);
   }
 
+  /** R3: the notice of the session's stopped turn whose end the store has not taken yet. */
+  unsavedEnd(sessionId: string): string | undefined {
+    return this.unsavedEnds.get(sessionId)?.code;
+  }
+
+  /** R3: the store takes writes again: the turn ends it refused are written now. */
+  writeUnsavedEnds(): void {
+    for (const sessionId of [...this.unsavedEnds.keys()]) {
+      if (this.closed) return;
+      let unsaved: UnsavedEnd | undefined;
+      try {
+        this.deps.log.batch(() => {
+          unsaved = this.appendUnsavedEnd(sessionId);
+        });
+      } catch (error) {
+        if (unsaved) this.unsavedEnds.set(sessionId, unsaved);
+        if (!isStorageFailure(error))
+          console.error(`session ${sessionId}: could not record the end of the turn:`, error);
+      }
+    }
+  }
+
+  /**
+   * Appends the session's unsaved turn end, if any, and returns it. Taken off the list first:
+   * the write's own news that the store is back comes here again. A turn that another server
+   * closed meanwhile (S2) is not ended twice.
+   */
+  private appendUnsavedEnd(sessionId: string): UnsavedEnd | undefined {
+    const unsaved = this.unsavedEnds.get(sessionId);
+    if (!unsaved) return undefined;
+    this.unsavedEnds.delete(sessionId);
+    this.deps.log.catchUp(sessionId);
+    if (!this.projections.get(sessionId).hasOpenTurn()) return undefined;
+    for (const entry of unsaved.entries) this.append(sessionId, entry);
+    return unsaved;
+  }
+
   /** Resolves once the session has no running turn. */
   async idle(sessionId: string): Promise<void> {
     for (let turn = this.running.get(sessionId); turn; turn = this.running.get(sessionId)) {
@@ -460,6 +515,8 @@ export class SessionManager {
    * stay pending and open turns resume on the next start (A7, R6).
    */
   async close(): Promise<void> {
+    // The store may be back before its probe noticed; otherwise the next start resumes them.
+    this.writeUnsavedEnds();
     this.closed = true;
     if (this.takeOverTimer) clearInterval(this.takeOverTimer);
     this.deps.turnLocks?.close?.();
@@ -706,20 +763,39 @@ export class SessionManager {
 
   private endAfterError(sessionId: string, signal: AbortSignal, error: unknown) {
     if (this.closed || error instanceof ManagerClosed) return;
+    const end = this.endAfter(sessionId, signal, error);
     try {
-      if (signal.aborted || error instanceof TurnAborted) {
-        const unfinished = this.projections.get(sessionId).danglingCalls();
-        this.recordSkipped(sessionId, unfinished, "the turn was cancelled");
-        this.append(sessionId, { kind: "turn.ended", reason: "cancelled" });
+      this.deps.log.batch(() => {
+        for (const entry of end.entries) this.append(sessionId, entry);
+      });
+    } catch (writeError) {
+      const problem = storageProblemOf(writeError);
+      if (!problem) {
+        console.error(`session ${sessionId}: could not record the end of the turn:`, writeError);
         return;
       }
-      this.fail(sessionId, describeFailure(error));
-    } catch (writeError) {
-      // The log itself is failing; the turn ends in memory and the error is all we can report
-      // (an outage of the store is reported by its health).
-      if (!isStorageFailure(writeError))
-        console.error(`session ${sessionId}: could not record the end of the turn:`, writeError);
+      // R3: the store refuses the end too. The pages hear now that the turn stopped, and why;
+      // the end is written once the store takes writes (its health logs the outage).
+      const code = end.code.startsWith("storage.") ? end.code : `storage.${problem}`;
+      this.unsavedEnds.set(sessionId, { entries: end.entries, code });
+      this.deps.onTurnStopped?.(sessionId, code);
     }
+  }
+
+  /** The entries that end a turn stopped by `error`, and the notice's code ("" for a cancel). */
+  private endAfter(sessionId: string, signal: AbortSignal, error: unknown): UnsavedEnd {
+    if (signal.aborted || error instanceof TurnAborted) {
+      const unfinished = this.projections.get(sessionId).danglingCalls();
+      return {
+        entries: [
+          ...skippedResults(unfinished, "the turn was cancelled"),
+          { kind: "turn.ended", reason: "cancelled" },
+        ],
+        code: "",
+      };
+    }
+    const notice = describeFailure(error);
+    return { entries: failureEntries(notice), code: notice.code };
   }
 
   /** W2: stored by code, so the page words it in its language, with the English beside it. */
@@ -733,22 +809,32 @@ export class SessionManager {
   }
 
   private fail(sessionId: string, notice: TurnNotice): void {
-    this.notify(sessionId, "error", notice);
-    const message = englishTurnNotice(notice);
-    this.append(sessionId, { kind: "turn.ended", reason: "error", message, ...coded(notice) });
+    for (const entry of failureEntries(notice)) this.append(sessionId, entry);
   }
 
   private recordSkipped(sessionId: string, calls: OpenCall[], why: string): void {
-    for (const call of calls) {
-      this.append(sessionId, {
-        kind: "tool.result",
-        callId: call.callId,
-        name: call.name,
-        isError: true,
-        output: `${call.name} produced no result: ${why}.`,
-      });
-    }
+    for (const entry of skippedResults(calls, why)) this.append(sessionId, entry);
   }
+}
+
+/** A failed turn's notice and its end, in the same words. */
+function failureEntries(notice: TurnNotice): SessionEntry[] {
+  const message = englishTurnNotice(notice);
+  return [
+    { kind: "notice", level: "error", text: message, ...coded(notice) },
+    { kind: "turn.ended", reason: "error", message, ...coded(notice) },
+  ];
+}
+
+/** Results for calls that never ran, so the model sees each call answered. */
+function skippedResults(calls: OpenCall[], why: string): SessionEntry[] {
+  return calls.map((call) => ({
+    kind: "tool.result",
+    callId: call.callId,
+    name: call.name,
+    isError: true,
+    output: `${call.name} produced no result: ${why}.`,
+  }));
 }
 
 /** S2: no model spoke after the prompt at `promptSeq` (its turn ended as it was given). */

@@ -114,6 +114,17 @@ export class WsRouter {
       }) ?? (() => {});
   }
 
+  /** R3: the session's turn stopped and the store refused its end; its followers hear it now. */
+  turnStopped(sessionId: string, code: string): void {
+    this.clients.toSubscribers(sessionId, { type: "turn.stopped", sessionId, code });
+  }
+
+  /** R3: behind a snapshot or replay, which still shows the turn open. */
+  private tellStopped(client: Client, sessionId: string): void {
+    const code = this.deps.sessions.unsavedEnd(sessionId);
+    if (code !== undefined) client.send({ type: "turn.stopped", sessionId, code });
+  }
+
   /** Streamed text of a running turn goes only to the session's followers. */
   sendDelta(sessionId: string, text: string): void {
     this.clients.toSubscribers(sessionId, { type: "assistant.delta", sessionId, text });
@@ -357,6 +368,7 @@ export class WsRouter {
       for (const stored of this.deps.log.entriesAfter(point.sessionId, point.lastSeq)) {
         client.send(eventFrame(point.sessionId, stored));
       }
+      this.tellStopped(client, point.sessionId);
     }
   }
 
@@ -387,6 +399,7 @@ export class WsRouter {
       ...windowFields(window),
       ...(created ? { created: true as const } : {}),
     });
+    this.tellStopped(client, sessionId);
   }
 
   private history(client: Client, frame: Extract<ClientFrame, { type: "session.history" }>): void {

@@ -112,4 +112,115 @@ describe("a store that fills up, told to every page", () => {
       probeClock.advance(100);
     }
   });
+
+  it("[R3][W3] a turn whose end cannot be saved either is told to every page as stopped, and its end is written once the store takes writes", async () => {
+    const a = await fixture.greeted();
+    const b = await fixture.greeted();
+    a.client.send({ type: "session.create", title: "end unsaved" });
+    const sessionId = (await a.client.next("snapshot")).session.id;
+    b.client.send({ type: "session.open", sessionId });
+    await b.client.next("snapshot");
+    // The reply fails on a full disk; from that moment nothing at all is taken, the turn's end
+    // neither (the outage outlasts the turn).
+    const unsubscribe = store!.health.subscribe((health) => {
+      if (health.state !== "failing") return;
+      store!.db.exec("PRAGMA query_only = ON");
+      limit("none");
+    });
+    limit(2);
+    try {
+      a.client.send({ type: "prompt", sessionId, text: "a long one" });
+      for (const { client } of [a, b]) {
+        const stopped = await client.next("turn.stopped");
+        expect(stopped).toEqual({ type: "turn.stopped", sessionId, code: "storage.full" });
+      }
+      unsubscribe();
+      // A page that opens the session now (a reload) hears it right behind the snapshot.
+      const late = await fixture.greeted();
+      late.client.send({ type: "session.open", sessionId });
+      const snapshot = await late.client.next("snapshot");
+      expect(snapshot.entries.map(({ entry }) => entry.kind)).not.toContain("turn.ended");
+      expect(await late.client.next("turn.stopped")).toEqual({
+        type: "turn.stopped",
+        sessionId,
+        code: "storage.full",
+      });
+      // So does one that resumes from the last entry it had (a reconnect).
+      const back = await fixture.greeted();
+      back.client.send({ type: "session.open", sessionId, lastSeq: snapshot.session.lastSeq });
+      expect((await back.client.next("turn.stopped")).code).toBe("storage.full");
+    } finally {
+      unsubscribe();
+      store!.db.exec("PRAGMA query_only = OFF");
+    }
+
+    // The store takes writes again: the missing end is written, and every page hears it.
+    probeClock.advance(100);
+    for (const { client } of [a, b]) {
+      const ended = await client.next(
+        "event",
+        (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.ended",
+      );
+      expect(ended.entry).toMatchObject({
+        kind: "turn.ended",
+        reason: "error",
+        code: "storage.full",
+      });
+    }
+    const kinds = a.client.events(sessionId).map(({ entry }) => entry.kind);
+    expect(kinds.slice(-4)).toEqual(["user.message", "turn.started", "notice", "turn.ended"]);
+
+    // The session takes the next message as usual.
+    a.client.send({ type: "prompt", sessionId, text: "hi" });
+    const said = await a.client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "assistant.message",
+    );
+    expect(said.entry).toMatchObject({ text: "Hello." });
+    await a.client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.ended",
+    );
+  });
+
+  it("[R3] a message sent once the store is back, before the probe noticed, writes the missing end first", async () => {
+    const { client } = await fixture.greeted();
+    client.send({ type: "session.create", title: "end unsaved, then a message" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    const unsubscribe = store!.health.subscribe((health) => {
+      if (health.state !== "failing") return;
+      store!.db.exec("PRAGMA query_only = ON");
+      limit("none");
+    });
+    limit(2);
+    try {
+      client.send({ type: "prompt", sessionId, text: "a long one" });
+      await client.next("turn.stopped");
+    } finally {
+      unsubscribe();
+      store!.db.exec("PRAGMA query_only = OFF");
+    }
+    client.send({ type: "prompt", sessionId, text: "hi" });
+    await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "assistant.message",
+    );
+    await client.next(
+      "event",
+      (frame) =>
+        frame.sessionId === sessionId &&
+        frame.entry.kind === "turn.ended" &&
+        frame.entry.reason === "completed",
+    );
+    const kinds = client.events(sessionId).map(({ entry }) => entry.kind);
+    expect(kinds.slice(kinds.indexOf("turn.started"))).toEqual([
+      "turn.started",
+      "notice",
+      "turn.ended",
+      "user.message",
+      "turn.started",
+      "assistant.message",
+      "turn.ended",
+    ]);
+  });
 });

@@ -113,6 +113,18 @@ describe("Composer modes", () => {
     expect(screen.getByTestId("mode-chip")).toHaveAttribute("aria-live", "polite");
   });
 
+  it("[R3] a turn that stopped while the store refused its end gives Stop back for Send at once", async () => {
+    const user = userEvent.setup();
+    const { client, sent, input } = renderComposer(build);
+    act(() => client.receive(eventFrame("s1", 2, { kind: "turn.started" })));
+    expect(screen.getByRole("button", { name: "Stop" })).toBeInTheDocument();
+    act(() => client.receive({ type: "turn.stopped", sessionId: "s1", code: "storage.full" }));
+    expect(screen.queryByRole("button", { name: "Stop" })).not.toBeInTheDocument();
+    await user.type(input, "again");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(sent).toContainEqual({ type: "prompt", sessionId: "s1", text: "again" });
+  });
+
   it("[W2] the message box describes the Shift+Tab shortcut, in both languages", () => {
     const { input, unmount } = renderComposer(build);
     expect(input).toHaveAccessibleDescription(

@@ -557,3 +557,48 @@ describe("applyServerFrame: storage health", () => {
     expect(fold([ok], other).state.lastError?.code).toBe("BAD_MODEL");
   });
 });
+
+describe("applyServerFrame: a turn whose end the store refused", () => {
+  const stopped: ServerFrame = { type: "turn.stopped", sessionId: "s1", code: "storage.full" };
+  const openTurn = () =>
+    fold([
+      snapshotFrame("s1", [
+        stored(1, created),
+        stored(2, { kind: "user.message", text: "a long one" }),
+        stored(3, { kind: "turn.started" }),
+      ]),
+    ]).state;
+
+  it("[R3] the turn stops at once, also behind a snapshot that still shows it open, until the log says how it ended", () => {
+    expect(openTurn().views.s1?.running).toBe(true);
+    const told = fold([stopped], openTurn()).state.views.s1!;
+    expect(told).toMatchObject({ running: false, stopped: "storage.full", streaming: "" });
+    // A reload: the snapshot shows the turn open, the frame right behind it stops it.
+    const reloaded = fold(
+      [snapshotFrame("s1", [stored(1, created), stored(3, { kind: "turn.started" })]), stopped],
+      initial(),
+    ).state.views.s1!;
+    expect(reloaded).toMatchObject({ running: false, stopped: "storage.full" });
+    const english = "The turn stopped because it could not be saved.";
+    const written = fold(
+      [
+        eventFrame("s1", 4, {
+          kind: "notice",
+          level: "error",
+          text: english,
+          code: "storage.full",
+        }),
+        eventFrame("s1", 5, { kind: "turn.ended", reason: "error", message: english }),
+      ],
+      fold([stopped], openTurn()).state,
+    ).state.views.s1!;
+    expect(written).toMatchObject({ running: false, stopped: null });
+  });
+
+  it("[R3] a frame for a session this page has not opened changes nothing", () => {
+    const state = opened();
+    expect(
+      fold([{ type: "turn.stopped", sessionId: "other", code: "storage.full" }], state).state,
+    ).toBe(state);
+  });
+});

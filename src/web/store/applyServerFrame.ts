@@ -5,6 +5,7 @@ import {
   applyDelta,
   applyEntries,
   applyEntry,
+  applyTurnStopped,
   emptySessionView,
   prependEarlier,
   viewFromWindow,
@@ -122,6 +123,11 @@ export function applyServerFrame<S extends WebData>(
     }
     case "settings.changed":
       return { state: { ...state, settings: frame.settings }, outgoing: [] };
+    case "turn.stopped": {
+      const view = state.views[frame.sessionId];
+      if (!view) return { state, outgoing: [] };
+      return { state: withView(state, applyTurnStopped(view, frame.code)), outgoing: [] };
+    }
     case "assistant.delta": {
       const view = state.views[frame.sessionId];
       if (!view) return { state, outgoing: [] };

@@ -16,6 +16,7 @@ export function emptySessionView(sessionId: string): SessionView {
     resolved: {},
     streaming: "",
     running: false,
+    stopped: null,
     resyncing: false,
     composerDraft: "",
   };
@@ -46,9 +47,9 @@ function foldEntry(view: SessionView, stored: StoredEntry, entries: StoredEntry[
     case "composer.draft":
       return { ...next, composerDraft: entry.text };
     case "turn.started":
-      return { ...next, running: true, streaming: "" };
+      return { ...next, running: true, stopped: null, streaming: "" };
     case "turn.ended":
-      return { ...next, running: false, streaming: "" };
+      return { ...next, running: false, stopped: null, streaming: "" };
     case "assistant.message":
       return { ...next, streaming: "" };
     case "interaction.requested": {
@@ -163,6 +164,11 @@ export function prependEarlier(
     resolved,
     earlier: page.earlier ?? null,
   };
+}
+
+/** R3: the turn stopped though its end is not in the log yet; the log's end replaces this. */
+export function applyTurnStopped(view: SessionView, code: string): SessionView {
+  return { ...view, running: false, stopped: code, streaming: "" };
 }
 
 /** Streamed text arrives in pieces; the next assistant.message or turn end clears it. */

@@ -52,6 +52,11 @@ export interface SessionView {
   /** Assistant text of the turn in progress; replaced by the final message entry. */
   streaming: string;
   running: boolean;
+  /**
+   * R3: the turn stopped but the store has not taken its end yet: the notice code saying why
+   * (`turn.stopped`); null once an entry ends or starts a turn.
+   */
+  stopped: string | null;
   /** A gap was seen and a session.open is on its way; further gaps wait for it. */
   resyncing: boolean;
   /** W14: the message box's draft as the server keeps it; "" when none. */

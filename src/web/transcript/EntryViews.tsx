@@ -66,6 +66,16 @@ export const NoticeLine = memo(function NoticeLine({ entry }: { entry: EntryOf<"
   );
 });
 
+/** R3: the turn stopped and its end waits for the store; worded like the notice it will write. */
+export function TurnStoppedLine({ code }: { code: string }) {
+  const { t } = useTranslation();
+  return (
+    <p className="entry entry-notice entry-notice--error" data-testid="turn-stopped" role="alert">
+      {turnNoticeText(t, { code, text: t("transcript.turnStopped") })}
+    </p>
+  );
+}
+
 export const TurnEndedLine = memo(function TurnEndedLine({
   entry,
 }: {

@@ -275,6 +275,33 @@ describe("Transcript", () => {
     expect(document.body).not.toHaveTextContent(/could not be saved|disk that holds/);
   });
 
+  it("[R3][W2] a turn stopped before its end could be saved says why in the page's language, until the log's own end replaces it", () => {
+    const { client } = renderEntries([{ kind: "turn.started" }], "zh-CN");
+    act(() => client.receive({ type: "turn.stopped", sessionId: "s1", code: "storage.readOnly" }));
+    const chinese =
+      "本轮已停止，因为它无法保存：plangate 的会话数据库已变为只读。请让它恢复可写，然后重新发送消息。";
+    expect(screen.getByRole("alert")).toHaveTextContent(chinese);
+    const english = TURN_NOTICE_ENGLISH["storage.readOnly"];
+    act(() => {
+      client.receive({
+        type: "event",
+        sessionId: "s1",
+        seq: 3,
+        at: 3,
+        entry: { kind: "notice", level: "error", text: english, code: "storage.readOnly" },
+      });
+      client.receive({
+        type: "event",
+        sessionId: "s1",
+        seq: 4,
+        at: 4,
+        entry: { kind: "turn.ended", reason: "error", message: english, code: "storage.readOnly" },
+      });
+    });
+    expect(screen.queryByTestId("turn-stopped")).not.toBeInTheDocument();
+    expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toEqual([chinese]);
+  });
+
   it("[W1] shows streamed text as it arrives, then the final message in its place", () => {
     const { client } = renderEntries([{ kind: "turn.started" }]);
     act(() =>

@@ -11,6 +11,7 @@ import {
   PlanApprovedCard,
   StreamingMessage,
   TurnEndedLine,
+  TurnStoppedLine,
   UserMessage,
 } from "./EntryViews.tsx";
 import { PlanDecidedCard } from "./PlanDecidedCard.tsx";
@@ -93,6 +94,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const loaded = useAppStore((s) => s.views[sessionId] !== undefined);
   const entries = useAppStore((s) => s.views[sessionId]?.entries ?? EMPTY);
   const streaming = useAppStore((s) => s.views[sessionId]?.streaming ?? "");
+  const stopped = useAppStore((s) => s.views[sessionId]?.stopped ?? null);
   const hasEarlier = useAppStore((s) => (s.views[sessionId]?.earlier ?? null) !== null);
   const loadingEarlier = useAppStore((s) => s.views[sessionId]?.loadingEarlier ?? false);
   // The keyless default: a newcomer learns what the scripted agent answers to.
@@ -213,6 +215,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
           <Item key={item.seq} item={item} sessionId={sessionId} />
         ))}
         {streaming !== "" ? <StreamingMessage text={streaming} /> : null}
+        {stopped !== null ? <TurnStoppedLine code={stopped} /> : null}
       </section>
     </div>
   );
