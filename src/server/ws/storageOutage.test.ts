@@ -9,6 +9,10 @@ turns:
   - match: long
     steps:
       - say: ${"word ".repeat(20_000)}
+  - match: slow
+    steps:
+      - say: Taking my time.
+        delayMs: 5000
   - steps:
       - say: Hello.
 `;
@@ -222,5 +226,33 @@ describe("a store that fills up, told to every page", () => {
       "assistant.message",
       "turn.ended",
     ]);
+  });
+
+  it("[R3][W3] Stop pressed while the store refuses writes stops the turn on the page at once; the cancel is written once the store is back", async () => {
+    const { client } = await fixture.greeted();
+    client.send({ type: "session.create", title: "stopped in an outage" });
+    const sessionId = (await client.next("snapshot")).session.id;
+    client.send({ type: "prompt", sessionId, text: "a slow one" });
+    await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.started",
+    );
+    store!.db.exec("PRAGMA query_only = ON");
+    try {
+      client.send({ type: "turn.cancel", sessionId });
+      expect(await client.next("turn.stopped")).toEqual({
+        type: "turn.stopped",
+        sessionId,
+        code: "storage.readOnly",
+      });
+    } finally {
+      store!.db.exec("PRAGMA query_only = OFF");
+    }
+    probeClock.advance(100);
+    const ended = await client.next(
+      "event",
+      (frame) => frame.sessionId === sessionId && frame.entry.kind === "turn.ended",
+    );
+    expect(ended.entry).toEqual({ kind: "turn.ended", reason: "cancelled" });
   });
 });
