@@ -13,15 +13,32 @@ const validRegex = (source: string) => {
   }
 };
 
+/** Workspace paths, exactly as Glob lists them: one, or several that must all hold. */
+const Paths = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+/**
+ * What the latest Glob of the conversation found decides whether a step, a call or a part of
+ * what is said is played: `ifFound` needs every path listed, `unlessFound` none of them. So the
+ * script reads only files that exist and says only what it saw.
+ */
+const found = { ifFound: Paths.optional(), unlessFound: Paths.optional() };
+
 const ScriptedToolCall = z.strictObject({
   name: z.string().min(1),
   /** Anything the tool accepts, or does not: scenarios may test invalid input on purpose. */
   input: z.unknown().default({}),
+  ...found,
 });
+
+/** Markdown, or parts of it joined in order, each kept or dropped by what Glob found. */
+const Say = z.union([
+  z.string(),
+  z.array(z.union([z.string(), z.strictObject({ text: z.string(), ...found })])).min(1),
+]);
 
 const stepShape = {
   /** Markdown the model "writes"; `{{user}}` and `{{result}}` are filled in. */
-  say: z.string().optional(),
+  say: Say.optional(),
   tools: z.array(ScriptedToolCall).optional(),
   /** Stream `say` in chunks this many ms apart (demos of streaming and of cancelling). */
   delayMs: z.number().int().min(0).max(60_000).optional(),
@@ -33,13 +50,13 @@ const stepShape = {
   reviseCommented: z.union([z.boolean(), z.string().includes("{{comment}}")]).optional(),
 };
 const saysOrCalls = {
-  check: (step: { say?: string | undefined; tools?: unknown[] | undefined }) =>
+  check: (step: { say?: unknown; tools?: unknown[] | undefined }) =>
     step.say !== undefined || (step.tools?.length ?? 0) > 0,
   message: "a step needs `say`, `tools`, or both",
 };
 
 const ScriptedStep = z
-  .strictObject(stepShape)
+  .strictObject({ ...stepShape, ...found })
   .refine(saysOrCalls.check, { message: saysOrCalls.message });
 
 const Regex = z.string().refine(validRegex, { message: "not a valid regular expression" });
@@ -73,6 +90,7 @@ export type Scenario = z.infer<typeof Scenario>;
 export type ScriptedTurn = z.infer<typeof ScriptedTurn>;
 export type ScriptedStep = z.infer<typeof ScriptedStep>;
 export type ScriptedReaction = z.infer<typeof ScriptedReaction>;
+export type FoundCondition = { ifFound?: string | string[]; unlessFound?: string | string[] };
 
 /** Reads and checks a scenario file (YAML, or JSON, which YAML also reads). */
 export function loadScenario(file: string): Scenario {

@@ -7,6 +7,7 @@ import type {
   ModelResponse,
   ModelToolCall,
 } from "../provider.ts";
+import { holds, latestFound, sayOf } from "./found.ts";
 import { reviseCommentedLines } from "./reviseCommented.ts";
 import type { Scenario, ScriptedReaction, ScriptedStep, ScriptedTurn } from "./scenario.ts";
 
@@ -23,6 +24,10 @@ interface Position {
   result: string;
   /** For each reply of the current turn, the tool results it answered (V7: reactions). */
   resultsBeforeReplies: string[];
+  /** For each reply of the current turn, what the latest Glob had found when it was made. */
+  foundBeforeReplies: Set<string>[];
+  /** What the latest Glob found: steps, calls and words that need a file are played only then. */
+  found: Set<string>;
 }
 
 /**
@@ -65,9 +70,10 @@ export class ScriptedProvider implements ModelProvider {
       value.replace(/\{\{\s*(user|result)\s*\}\}/g, (_, name: string) =>
         name === "user" ? position.user : position.result,
       );
-    const text = fill(step.say ?? "");
+    const text = fill(sayOf(step.say, position.found));
     await stream(text, step.delayMs, request);
-    const toolCalls: ModelToolCall[] = (step.tools ?? []).map((call, index) => ({
+    const calls = (step.tools ?? []).filter((call) => holds(call, position.found));
+    const toolCalls: ModelToolCall[] = calls.map((call, index) => ({
       id: `call_${request.messages.length}_${index}`,
       name: call.name,
       input: step.reviseCommented
@@ -90,12 +96,26 @@ function withoutRuntimeNotes(messages: readonly ModelMessage[]): ModelMessage[] 
   );
 }
 
-/** V7: a reaction answers the results it matches; the turn's own steps count only the other replies. */
+/**
+ * V7: a reaction answers the results it matches; the turn's own steps count only the other
+ * replies. A step whose files were not found is passed over, as it was when each reply was made.
+ */
 function nextStepOf(turn: ScriptedTurn, position: Position): ScriptedStep | undefined {
   const reaction = reactionTo(turn, position.result);
   if (reaction) return reaction;
-  const reactions = position.resultsBeforeReplies.filter((result) => reactionTo(turn, result));
-  return turn.steps[position.step - reactions.length];
+  let next = 0;
+  position.resultsBeforeReplies.forEach((result, reply) => {
+    if (!reactionTo(turn, result)) {
+      next = playable(turn.steps, next, position.foundBeforeReplies[reply]!) + 1;
+    }
+  });
+  return turn.steps[playable(turn.steps, next, position.found)];
+}
+
+function playable(steps: readonly ScriptedStep[], from: number, found: Set<string>): number {
+  let index = from;
+  while (index < steps.length && !holds(steps[index]!, found)) index++;
+  return index;
 }
 
 function reactionTo(turn: ScriptedTurn, result: string): ScriptedReaction | undefined {
@@ -115,19 +135,23 @@ export function positionOf(all: readonly ModelMessage[]): Position {
   const user = lastUser >= 0 ? (messages[lastUser] as { content: string }).content : "";
   const since = messages.slice(lastUser + 1);
   const resultsBeforeReplies: string[] = [];
+  const foundBeforeReplies: Set<string>[] = [];
   let results: string[] = [];
-  for (const message of since) {
+  since.forEach((message, index) => {
     if (message.role === "tool") results.push(message.content);
     else if (message.role === "assistant") {
       resultsBeforeReplies.push(results.join("\n\n"));
+      foundBeforeReplies.push(latestFound(messages.slice(0, lastUser + 1 + index)));
       results = [];
     }
-  }
+  });
   return {
     user,
     step: resultsBeforeReplies.length,
     result: results.join("\n\n"),
     resultsBeforeReplies,
+    foundBeforeReplies,
+    found: latestFound(messages),
   };
 }
 
