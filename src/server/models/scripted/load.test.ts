@@ -27,7 +27,7 @@ describe("[M1] when a scripted model reads its scenario", () => {
     const demo = createScriptedProvider("scripted:demo");
     expect(loadScenario).not.toHaveBeenCalled();
     const first = await demo.complete(request("what is here?"));
-    expect(first.toolCalls.map((c) => c.name)).toEqual(["Glob", "Read"]);
+    expect(first.toolCalls.map((c) => c.name)).toEqual(["Glob"]);
     await demo.complete(request("what is here?"));
     expect(loadScenario).toHaveBeenCalledTimes(1);
   });

@@ -156,7 +156,7 @@ describe("scenario files", () => {
   it("load the bundled demo and a scenario file", async () => {
     const demo = createScriptedProvider("scripted:demo");
     const first = await demo.complete(request([{ role: "user", content: "what is here?" }]));
-    expect(first.toolCalls.map((c) => c.name)).toEqual(["Glob", "Read"]);
+    expect(first.toolCalls.map((c) => c.name)).toEqual(["Glob"]);
     const dir = tempDir();
     try {
       const file = join(dir.path, "mine.json");
@@ -219,5 +219,73 @@ turns:
     expect((await reacting.complete(request(twice))).text).toBe("Answer");
     const approved = [...twice, reply, result("The user approved your plan.")];
     expect((await reacting.complete(request(approved))).text).toBe("Approved, carrying on");
+  });
+
+  describe("what the latest Glob found", () => {
+    const found = new ScriptedProvider(
+      "scripted/found",
+      parseScenario(
+        `
+turns:
+  - steps:
+      - say: Looking.
+        tools:
+          - name: Glob
+            input: { pattern: "*" }
+      - ifFound: README.md
+        tools:
+          - name: Read
+            input: { path: README.md }
+          - name: Read
+            ifFound: package.json
+            input: { path: package.json }
+      - unlessFound: [README.md, package.json]
+        say: Nothing to read.
+        tools:
+          - name: Grep
+            input: { pattern: TODO }
+      - say:
+          - "Read:"
+          - { ifFound: README.md, text: " README.md" }
+          - { unlessFound: README.md, text: " nothing" }
+`,
+        "found.yaml",
+      ),
+    );
+    const glob = (content: string, isError = false): ModelMessage[] => [
+      { role: "user", content: "look" },
+      { role: "assistant", content: "Looking.", toolCalls: [] },
+      { role: "tool", toolCallId: "g", name: "Glob", content, isError },
+    ];
+
+    it("[M1] a step or a call that needs a file is played only when Glob listed it", async () => {
+      const both = await found.complete(request(glob("README.md\npackage.json")));
+      expect(both.toolCalls.map((c) => c.input)).toEqual([
+        { path: "README.md" },
+        { path: "package.json" },
+      ]);
+      const readme = await found.complete(request(glob("README.md\nmain.py")));
+      expect(readme.toolCalls.map((c) => c.input)).toEqual([{ path: "README.md" }]);
+      const none = await found.complete(request(glob("No files match *.")));
+      expect(none).toMatchObject({ text: "Nothing to read.", toolCalls: [{ name: "Grep" }] });
+      // A Glob that failed found nothing: the script reads nothing on its word.
+      const failed = await found.complete(request(glob("README.md", true)));
+      expect(failed.text).toBe("Nothing to read.");
+    });
+
+    it("[M1] the steps passed over stay passed over, and the words say only what was found", async () => {
+      const afterRead: ModelMessage[] = [
+        ...glob("README.md"),
+        { role: "assistant", content: "", toolCalls: [] },
+        { role: "tool", toolCallId: "r", name: "Read", content: "1\t# Hi", isError: false },
+      ];
+      expect((await found.complete(request(afterRead))).text).toBe("Read: README.md");
+      const afterGrep: ModelMessage[] = [
+        ...glob("main.py"),
+        { role: "assistant", content: "Nothing to read.", toolCalls: [] },
+        { role: "tool", toolCallId: "t", name: "Grep", content: "No lines", isError: false },
+      ];
+      expect((await found.complete(request(afterGrep))).text).toBe("Read: nothing");
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { DEFAULT_SETTINGS, type SessionEntry } from "../../../../protocol/index.ts";
@@ -27,6 +27,7 @@ describe("the bundled demo scenario", () => {
   let log: SessionLog;
   let registry: InteractionRegistry;
   let manager: SessionManager;
+  let openOn: (folder: string) => void;
 
   beforeEach(() => {
     dir = tempDir();
@@ -44,20 +45,23 @@ describe("the bundled demo scenario", () => {
       newId: () => randomId("int_"),
     });
     const todos = new TodoService(new TodoStore(db, clock), log);
-    const permissions = new PermissionService({ workspace });
     const demo = createScriptedProvider("scripted:demo");
-    manager = new SessionManager({
-      log,
-      interactions: registry,
-      tools: new ToolRegistry(defaultTools()),
-      providerFor: () => demo,
-      permissions: permissions.check,
-      workspace,
-      defaultModel: demo.ref,
-      defaultMode: "build",
-      contextFor: (sessionId) => ({ todos: todos.forSession(sessionId) }),
-    });
-    manager.start();
+    openOn = (folder) => {
+      const permissions = new PermissionService({ workspace: folder });
+      manager = new SessionManager({
+        log,
+        interactions: registry,
+        tools: new ToolRegistry(defaultTools()),
+        providerFor: () => demo,
+        permissions: permissions.check,
+        workspace: folder,
+        defaultModel: demo.ref,
+        defaultMode: "build",
+        contextFor: (sessionId) => ({ todos: todos.forSession(sessionId) }),
+      });
+      manager.start();
+    };
+    openOn(workspace);
   });
   afterEach(async () => {
     await manager.close();
@@ -382,7 +386,7 @@ describe("the bundled demo scenario", () => {
       entries(id)
         .filter((e) => e.kind === "tool.call")
         .map((e) => e.kind === "tool.call" && e.name),
-    ).toEqual(["Glob", "Read", "Read", "Grep"]);
+    ).toEqual(["Glob", "Read", "Grep"]);
     expect(manager.mode(id).planEnabled).toBe(false);
   });
 
@@ -437,5 +441,114 @@ describe("the bundled demo scenario", () => {
     );
     expect(revised.filter((line, i) => line !== lines[i])).toHaveLength(1);
     expect(entries(id).flatMap(say).at(-1)).toMatch(/^谢谢你的批注。/);
+  });
+
+  /** M1: the workspaces a newcomer may start the demo in, and what the look around can read there. */
+  const workspaces: {
+    kind: string;
+    files: Record<string, string> | "this repository";
+    reads: string[];
+    en: string;
+    zh: string;
+  }[] = [
+    {
+      kind: "an empty folder",
+      files: {},
+      reads: [],
+      en: "2. found no `README.md` or `package.json` to read;",
+      zh: "2. 没有找到可读的 `README.md` 或 `package.json`；",
+    },
+    {
+      kind: "a folder with only a README",
+      files: { "README.md": "# Sample\n" },
+      reads: ["README.md"],
+      en: "2. read `README.md` with **Read**;",
+      zh: "2. 用 **Read** 读了 `README.md`；",
+    },
+    {
+      kind: "a Python project",
+      files: {
+        "pyproject.toml": '[project]\nname = "sample"\n',
+        "README.rst": "Sample\n======\n",
+        "app.py": "# TODO: cache the lookups\nprint('hi')\n",
+      },
+      reads: [],
+      en: "2. found no `README.md` or `package.json` to read;",
+      zh: "2. 没有找到可读的 `README.md` 或 `package.json`；",
+    },
+    {
+      kind: "this repository",
+      files: "this repository",
+      reads: ["README.md", "package.json"],
+      en: "2. read `README.md` and `package.json` with **Read**;",
+      zh: "2. 用 **Read** 读了 `README.md` 和 `package.json`；",
+    },
+  ];
+  /** Opens the demo on a workspace holding just these files, or on plangate's own folder. */
+  const workspaceOf = async (files: Record<string, string> | "this repository") => {
+    if (files === "this repository") {
+      await manager.close();
+      openOn(projectRoot);
+      return;
+    }
+    rmSync(join(workspace, "README.md"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text);
+  };
+  const reads = (id: string) =>
+    entries(id).flatMap((e) =>
+      e.kind === "tool.call" && e.name === "Read" ? [(e.input as { path: string }).path] : [],
+    );
+
+  for (const { kind, files, reads: readable, en, zh } of workspaces) {
+    for (const [language, ask, line] of [
+      ["English", "What is in this project?", en],
+      ["Chinese", "这个项目里有什么？", zh],
+    ] as const) {
+      it(`[M1][W2] the look around in ${language} in ${kind} reads only files that exist, no step fails, and it says what it read`, async () => {
+        await workspaceOf(files);
+        const { id } = manager.create();
+        manager.prompt(id, ask);
+        await manager.idle(id);
+        const all = entries(id);
+        expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
+        expect(reads(id)).toEqual(readable);
+        const said = all.flatMap(say);
+        expect(said.at(-1)?.split("\n")).toContain(line);
+        if (language === "Chinese") for (const text of said) expect(text).toMatch(HAN);
+        else expect(said.join("\n")).not.toMatch(HAN);
+        if (kind === "a Python project") expect(said.at(-1)).toContain("app.py:1: # TODO");
+        expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+      });
+    }
+  }
+
+  it("[M1][P2] a task in a folder with no README plays the whole lane with no failed step, and neither the plan nor the guide claims a README", async () => {
+    await workspaceOf({ "main.py": "print('hi')\n" });
+    // Saying there is none is true; any other mention would claim one.
+    const claimsReadme = (text: string) =>
+      text.replace(/no `README\.md`|没有 `README\.md`/g, "").includes("README");
+    for (const task of ["add a notes file for newcomers", "加一个给新人的说明文件"]) {
+      const { id } = manager.create();
+      const { review } = await toPlanReview(id, task);
+      const plan = review.questions[0]!.detail!;
+      expect(plan).toMatch(/no `README\.md`|没有 `README\.md`/);
+      expect(claimsReadme(plan)).toBe(false);
+      registry.answer(review.interactionId, {
+        "Review this implementation plan": { labels: ["Approve"] },
+      });
+      const card = await waitForEntry(
+        log,
+        id,
+        "interaction.requested",
+        (e) => e.request.kind === "permission",
+      );
+      registry.decide(card.entry.request.interactionId, "allow_once");
+      await manager.idle(id);
+      const all = entries(id);
+      expect(all.filter((e) => e.kind === "tool.result" && e.isError)).toEqual([]);
+      expect(reads(id)).toEqual([]);
+      expect(claimsReadme(readFileSync(join(workspace, "plangate-demo.md"), "utf8"))).toBe(false);
+      expect(all.at(-1)).toEqual({ kind: "turn.ended", reason: "completed" });
+    }
   });
 });
