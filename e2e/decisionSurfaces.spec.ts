@@ -186,7 +186,9 @@ for (const viewport of [
     server,
   }) => {
     await page.setViewportSize(viewport);
-    const { questions } = await longPlan(page, server.url, "en");
+    const { shell, questions } = await longPlan(page, server.url, "en");
+    // U2: on a phone the open session has the screen; the inbox link is in the session drawer.
+    await shell.showSessionList();
     await page.getByTestId("inbox-link").click();
     // Oldest first: the server is shared, so this test's plan is the last of its kind.
     const row = page.getByTestId("inbox-item").filter({ hasText: "Plan: a long migration" }).last();

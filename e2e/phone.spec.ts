@@ -25,16 +25,39 @@ async function expectNoOverflow(page: Page, step: string): Promise<void> {
   );
 }
 
-/** U2: the sidebar's share of the phone's height still shows one session row whole. */
-async function expectWholeSessionRow(page: Page): Promise<void> {
-  const [list, row] = await Promise.all([
-    page.locator(".session-list").boundingBox(),
-    page.locator(".session-row").first().boundingBox(),
-  ]);
-  expect(row, "a session row is shown").not.toBeNull();
-  expect(row!.y + row!.height, "the first session row is cut off").toBeLessThanOrEqual(
-    list!.y + list!.height + 0.5,
-  );
+/**
+ * U2: with a session open the list is out of the way, one tap from the header: the drawer shows
+ * this session's row whole, and its back button returns to the session.
+ */
+async function expectListBehindToggle(page: Page, shell: ShellPage): Promise<void> {
+  const list = page.getByTestId("session-list");
+  await expect(list).toBeHidden();
+  await tap(shell.sessionsToggle);
+  const row = page.locator('[data-testid="session-item"][aria-current="page"]');
+  await expect(row).toBeInViewport({ ratio: 1 });
+  await tap(shell.sessionsClose);
+  await expect(list).toBeHidden();
+  await expect(shell.sessionsToggle).toBeFocused();
+}
+
+/** W6: what of an element the window shows, in px of height. */
+function visibleHeight(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    return Math.max(0, Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0));
+  });
+}
+
+/** W6: every control in the window whole, and the page itself not scrolled to get there. */
+async function expectInViewWithoutScrolling(page: Page, controls: Locator[]): Promise<void> {
+  for (const control of controls) await expect(control).toBeInViewport({ ratio: 1 });
+  const scroll = await page.evaluate(() => ({
+    scrollY: window.scrollY,
+    scroll: document.documentElement.scrollHeight,
+    view: document.documentElement.clientHeight,
+  }));
+  expect(scroll.scrollY, "the page scrolled").toBe(0);
+  expect(scroll.scroll, "the page is taller than the phone").toBeLessThanOrEqual(scroll.view);
 }
 
 /** A tap lands only on something on screen: bring it in first, as a thumb scroll would. */
@@ -59,7 +82,7 @@ test("[U2] at 390×844 the whole demo lane works by touch: plan mode, a question
   await shell.composer.fill("add a notes file for newcomers");
   await tap(page.getByTestId("composer-send"));
   await expect(shell.userMessages.last()).toContainText("add a notes file for newcomers");
-  await expectWholeSessionRow(page);
+  await expectListBehindToggle(page, shell);
 
   await shell.expectMode("plan");
   await expect(questions.flow).toBeVisible();
@@ -85,3 +108,71 @@ test("[U2] at 390×844 the whole demo lane works by touch: plan mode, a question
   await expectNoOverflow(page, "done");
   expect(readFileSync(join(server.workspace, "plangate-demo.md"), "utf8")).toMatch(/^# Welcome/);
 });
+
+/** Of the phone's 844 px, the share the plan's own text must have while it waits (W6). */
+const PLAN_SHARE = 0.45;
+
+for (const locale of ["en", "zh-CN"] as const) {
+  test.describe(`a waiting decision on a phone (${locale})`, () => {
+    test.use({ locale });
+
+    test(`[U2][W6] at 390×844 a waiting card has the screen: the question shows whole, the plan gets ${PLAN_SHARE * 100}% of the height and scrolls inside its card, every decision stays in view, and the list is a keystroke away (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const shell = new ShellPage(page);
+      const questions = new QuestionsPage(page, locale);
+      await shell.startSession(server.url, "add a notes file");
+      const height = page.viewportSize()!.height;
+
+      await expect(questions.flow).toBeVisible();
+      const question = questions.question("What should the new notes file focus on?");
+      const shown = await question.evaluate((node) => ({
+        client: node.clientHeight,
+        scroll: node.scrollHeight,
+      }));
+      expect(shown.client, "the question's options are cut short").toBeGreaterThanOrEqual(
+        Math.min(shown.scroll, PLAN_SHARE * height),
+      );
+      await expectInViewWithoutScrolling(page, [
+        questions.dismiss,
+        questions.skip,
+        questions.submit,
+      ]);
+      await tap(questions.option("Project map"));
+      await tap(questions.submit);
+
+      const card = questions.planCard(questions.copy["planReview.cardName"]);
+      const plan = card.getByRole("region", { name: questions.copy["planReview.body"] });
+      await expect(
+        card.getByRole("heading", { name: "Plan: a notes file for newcomers" }),
+      ).toBeVisible();
+      expect(await visibleHeight(plan), "the plan's share of the phone").toBeGreaterThanOrEqual(
+        PLAN_SHARE * height,
+      );
+      const buttons = (["chat", "refuse", "approve"] as const).map((action) =>
+        questions.planButton(card, action),
+      );
+      await expectInViewWithoutScrolling(page, buttons);
+      // The plan is longer than its share: it scrolls inside the card, the buttons stay put.
+      await plan.evaluate((node) => {
+        node.scrollTop = node.scrollHeight;
+      });
+      await expect.poll(() => plan.evaluate((node) => node.scrollTop)).toBeGreaterThan(0);
+      await expectInViewWithoutScrolling(page, buttons);
+
+      // W5: the list is out of the way, reached by keyboard from the header and left with Escape.
+      await expect(page.getByTestId("session-list")).toBeHidden();
+      await shell.sessionsToggle.focus();
+      await page.keyboard.press("Enter");
+      await expect(shell.sessionsToggle).toHaveAttribute("aria-expanded", "true");
+      const row = page.locator('[data-testid="session-item"][aria-current="page"]');
+      await expect(row).toBeFocused();
+      await expect(row).toBeInViewport({ ratio: 1 });
+      await page.keyboard.press("Escape");
+      await expect(shell.sessionsToggle).toBeFocused();
+      await expect(shell.sessionsToggle).toHaveAttribute("aria-expanded", "false");
+      await expectInViewWithoutScrolling(page, buttons);
+    });
+  });
+}

@@ -8,6 +8,9 @@ export class ShellPage {
   readonly userMessages: Locator;
   readonly toolCalls: Locator;
   readonly modeChip: Locator;
+  /** U2: on a phone with a session open, the header's way to the session list (a drawer). */
+  readonly sessionsToggle: Locator;
+  readonly sessionsClose: Locator;
 
   constructor(readonly page: Page) {
     this.transcript = page.getByTestId("transcript");
@@ -16,6 +19,8 @@ export class ShellPage {
     this.userMessages = page.getByTestId("entry-user");
     this.toolCalls = page.getByTestId("entry-tool");
     this.modeChip = page.getByTestId("mode-chip");
+    this.sessionsToggle = page.getByTestId("sessions-toggle");
+    this.sessionsClose = page.getByTestId("sessions-close");
   }
 
   async open(url: string): Promise<void> {
@@ -52,6 +57,14 @@ export class ShellPage {
     await this.composer.fill(text);
     await this.composer.press("Enter");
     await expect(this.composer).toHaveValue("");
+  }
+
+  /** U2: a phone's open session keeps the list in a drawer; elsewhere the list is in view. */
+  async showSessionList(): Promise<void> {
+    if (await this.sessionsToggle.isVisible()) {
+      await this.sessionsToggle.click();
+      await expect(this.sessionsToggle).toHaveAttribute("aria-expanded", "true");
+    }
   }
 
   /** P1: waits until the mode chip shows this mode (plan, build, edit, yolo, auto). */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionEntry } from "../protocol/index.ts";
 import { App } from "./App.tsx";
 import {
@@ -367,5 +367,62 @@ describe("App", () => {
       frames: [welcomeFrame({ settings: { autoContinue: true, theme: "dark" } })],
     });
     expect(document.documentElement.dataset.theme).toBe("dark");
+  });
+});
+
+/** A window as narrow as a phone: the shell's stacked layout (layout.css, max-width 560px). */
+function phoneWindow() {
+  vi.stubGlobal("matchMedia", (query: string) => ({
+    matches: query === "(max-width: 560px)",
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+}
+
+describe("App on a phone", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("[U2][W6] an open session has the screen; the list is in a drawer the header opens, Escape closes, and choosing a session leaves", async () => {
+    phoneWindow();
+    const user = userEvent.setup();
+    const { container, sent } = renderShell(<App />, { frames: [twoSessions] });
+    const app = container.querySelector(".app");
+    // No session open: the list is the page's way in, and nothing hides it.
+    expect(app).not.toHaveAttribute("data-sessions");
+    expect(screen.queryByTestId("sessions-toggle")).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: /^Newer work/ }));
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    const toggle = screen.getByRole("button", { name: /^Sessions/ });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveAttribute("aria-controls", screen.getByRole("navigation").id);
+
+    toggle.focus();
+    await user.keyboard("{Enter}");
+    expect(app).toHaveAttribute("data-sessions", "open");
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const current = screen.getByRole("button", { name: /^Newer work/ });
+    expect(current).toHaveFocus();
+    // Behind the drawer nothing takes the keyboard.
+    expect(container.querySelector(".column")).toHaveAttribute("inert");
+
+    await user.keyboard("{Escape}");
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    expect(toggle).toHaveFocus();
+    expect(container.querySelector(".column")).not.toHaveAttribute("inert");
+
+    await user.click(toggle);
+    await user.click(screen.getByRole("button", { name: "Close the session list" }));
+    expect(toggle).toHaveFocus();
+
+    await user.click(toggle);
+    sent.length = 0;
+    await user.click(screen.getByRole("button", { name: /^Older work/ }));
+    expect(sent).toEqual([{ type: "session.open", sessionId: "old" }]);
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    expect(screen.getByRole("main")).toHaveFocus();
   });
 });

@@ -11,8 +11,11 @@ import { ErrorBanner } from "./layout/ErrorBanner.tsx";
 import { Header } from "./layout/Header.tsx";
 import { InboxPage, SettingsPage } from "./layout/lazyPages.ts";
 import { PageLoading } from "./layout/PageLoading.tsx";
+import { SessionsToggle } from "./layout/SessionsToggle.tsx";
 import { TeardownScope } from "./layout/teardown.tsx";
 import { leavingProps, type Mounted, useLeaving } from "./layout/useLeaving.ts";
+import { usePhoneLayout } from "./layout/usePhoneLayout.ts";
+import { useSessionsDrawer } from "./layout/useSessionsDrawer.ts";
 import { showsLongText } from "./markdown/blockRuns.ts";
 import { LocalizedFootnotes } from "./markdown/footnoteNamingContext.tsx";
 import { SessionList } from "./sessions/SessionList.tsx";
@@ -82,7 +85,20 @@ function EmptyState() {
   );
 }
 
-/** W1: sessions on the left; the selected session or the settings on the right. */
+const SIDEBAR_ID = "sessions-sidebar";
+
+function BackIcon() {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path fill="currentColor" d="M7.2 2.7 8.3 3.8 4.9 7.2H14v1.6H4.9l3.4 3.4-1.1 1.1L1.9 8z" />
+    </svg>
+  );
+}
+
+/**
+ * W1: sessions on the left; the selected session or the settings on the right. U2: a phone
+ * stacks them, and an open session takes the whole screen with the list in a drawer.
+ */
 export function App() {
   const { t } = useTranslation();
   const client = useClient();
@@ -95,10 +111,12 @@ export function App() {
   const shownSession = page === "session" ? selected : null;
   const panes = useLeaving(shownSession ?? null, sameId, paneLeavesInSteps);
   const mainRef = useRef<HTMLElement>(null);
+  const drawer = useSessionsDrawer(usePhoneLayout() && shownSession !== null, shownSession);
+  const drawerOpen = drawer.state === "open";
 
   return (
     <LocalizedFootnotes>
-      <div className="app">
+      <div className="app" data-sessions={drawer.state}>
         <LazyAttention />
         {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link; with script it focuses the main area without touching the hash route */}
         <a
@@ -107,13 +125,42 @@ export function App() {
           onClick={(event) => {
             // The route lives in the hash: following #main would close the open session.
             event.preventDefault();
-            mainRef.current?.focus();
+            if (drawerOpen) drawer.close("main");
+            else mainRef.current?.focus();
           }}
         >
           {t("app.skipToMain")}
         </a>
-        <nav className="sidebar" aria-label={t("sidebar.label")}>
+        <nav
+          ref={drawer.navRef}
+          id={SIDEBAR_ID}
+          className="sidebar"
+          aria-label={t("sidebar.label")}
+          onKeyDown={(event) => {
+            if (drawerOpen && event.key === "Escape") {
+              event.stopPropagation();
+              drawer.close("toggle");
+            }
+          }}
+          onClick={(event) => {
+            // A session chosen in the drawer, even the one already open, is where the user goes.
+            if (drawerOpen && (event.target as Element).closest("[data-session-id]")) {
+              drawer.close("main");
+            }
+          }}
+        >
           <div className="sidebar-head">
+            {drawerOpen ? (
+              <button
+                type="button"
+                className="btn btn--ghost sidebar-close"
+                data-testid="sessions-close"
+                aria-label={t("sidebar.close")}
+                onClick={() => drawer.close("toggle")}
+              >
+                <BackIcon />
+              </button>
+            ) : null}
             <p className="brand">{t("app.name")}</p>
             <button
               type="button"
@@ -134,8 +181,20 @@ export function App() {
             <ConnectionStatus />
           </div>
         </nav>
-        <div className="column">
-          <Header onOpenSettings={() => showPage("settings")} />
+        <div className="column" inert={drawerOpen}>
+          <Header
+            onOpenSettings={() => showPage("settings")}
+            sessionsToggle={
+              drawer.state === undefined ? null : (
+                <SessionsToggle
+                  controls={SIDEBAR_ID}
+                  expanded={drawerOpen}
+                  toggleRef={drawer.toggleRef}
+                  onToggle={drawer.open}
+                />
+              )
+            }
+          />
           <ConnectionBanner />
           <ErrorBanner />
           <main id="main" ref={mainRef} className="main" tabIndex={-1}>

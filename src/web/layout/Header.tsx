@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { ModelPicker } from "../models/ModelPicker.tsx";
 import { useAppStore } from "../store/store.ts";
@@ -13,7 +14,14 @@ function GearIcon() {
   );
 }
 
-export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
+export function Header({
+  onOpenSettings,
+  sessionsToggle,
+}: {
+  onOpenSettings(): void;
+  /** U2: on a phone with a session open, the way to the session list, before the title. */
+  sessionsToggle?: ReactNode;
+}) {
   const { t } = useTranslation();
   const page = useAppStore((s) => s.page);
   const title = useAppStore((s) => {
@@ -32,19 +40,20 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
           : title || t("sessions.untitled");
   return (
     <header className="topbar">
+      {sessionsToggle}
       <h1 className="topbar-title" data-testid="session-title">
         {heading}
       </h1>
       {pickerSession ? <ModelPicker sessionId={pickerSession} /> : null}
       <button
         type="button"
-        className="btn btn--ghost"
+        className="btn btn--ghost topbar-settings"
         data-testid="settings-button"
         aria-current={page === "settings" ? "page" : undefined}
         onClick={onOpenSettings}
       >
         <GearIcon />
-        {t("header.settings")}
+        <span className="topbar-settings-label">{t("header.settings")}</span>
       </button>
     </header>
   );
