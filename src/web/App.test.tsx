@@ -425,4 +425,32 @@ describe("App on a phone", () => {
     expect(app).toHaveAttribute("data-sessions", "closed");
     expect(screen.getByRole("main")).toHaveFocus();
   });
+
+  it("[U2][W11] New session from the drawer closes it and hands the keyboard to the new session's box, typed-ahead text included; so does an empty session handed back", async () => {
+    phoneWindow();
+    const user = userEvent.setup();
+    const { container, client } = renderShell(<App />, { frames: [twoSessions] });
+    const app = container.querySelector(".app");
+    await user.click(screen.getByRole("button", { name: /^Newer work/ }));
+    await user.click(screen.getByRole("button", { name: /^Sessions/ }));
+    await user.click(screen.getByTestId("new-session"));
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    await user.keyboard("on a phone");
+    act(() => client.receive(snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" })));
+    expect(screen.getByTestId("composer-input")).toHaveValue("on a phone");
+    expect(screen.getByTestId("composer-input")).toHaveFocus();
+
+    await user.click(screen.getByRole("button", { name: /^Sessions/ }));
+    await user.click(screen.getByTestId("new-session"));
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    await user.keyboard(" again");
+    act(() =>
+      client.receive({
+        ...snapshotFrame("fresh", [stored(1, created)], { title: "Fresh" }),
+        created: true,
+      } as Parameters<typeof client.receive>[0]),
+    );
+    expect(screen.getByTestId("composer-input")).toHaveValue("on a phone again");
+    expect(screen.getByTestId("composer-input")).toHaveFocus();
+  });
 });

@@ -143,10 +143,12 @@ export function App() {
             }
           }}
           onClick={(event) => {
+            if (!drawerOpen) return;
+            const target = event.target as Element;
             // A session chosen in the drawer, even the one already open, is where the user goes.
-            if (drawerOpen && (event.target as Element).closest("[data-session-id]")) {
-              drawer.close("main");
-            }
+            if (target.closest("[data-session-id]")) drawer.close("main");
+            // W11: the new session's message box takes the keyboard itself.
+            else if (target.closest("[data-starts-session]")) drawer.close(null);
           }}
         >
           <div className="sidebar-head">
@@ -166,6 +168,7 @@ export function App() {
               type="button"
               className="btn btn--primary"
               data-testid="new-session"
+              data-starts-session=""
               disabled={!online}
               onClick={() => startSession(client, t("composer.label"))}
             >

@@ -65,8 +65,10 @@ export function Composer({
     const typed = takeComposerFocusRequest();
     if (typed === undefined) return;
     if (typed.focused) inputRef.current?.focus();
-    if (typed.text !== "") setText(typed.text);
-    if (typed.send && typed.text.trim() !== "") submitText(typed.text);
+    // A box handed back may hold text not yet saved as its draft: the typing goes after it.
+    const whole = text + typed.text;
+    if (typed.text !== "") setText(whole);
+    if (typed.send && whole.trim() !== "") submitText(whole);
   }, [openedByNewSession]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -7,7 +7,8 @@ export type SessionsDrawer = {
   /** Absent beside the list (a wide window, or a phone with no session open). */
   state: "open" | "closed" | undefined;
   open(): void;
-  close(then: AfterClose): void;
+  /** `null`: focus stays where it is (something else takes it). */
+  close(then: AfterClose | null): void;
   navRef: RefObject<HTMLElement | null>;
   toggleRef: RefObject<HTMLButtonElement | null>;
 };
