@@ -60,19 +60,10 @@ export interface TurnNotice {
   params: TurnNoticeParams;
 }
 
-export function isTurnNoticeCode(code: string): code is TurnNoticeCode {
-  return Object.hasOwn(TURN_NOTICE_ENGLISH, code);
-}
-
 const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
 
 export function placeholdersOf(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
-}
-
-/** True when `params` has every value the code's wording names (an old or foreign entry may not). */
-export function fitsTemplate(code: TurnNoticeCode, params: TurnNoticeParams): boolean {
-  return placeholdersOf(TURN_NOTICE_ENGLISH[code]).every((name) => Object.hasOwn(params, name));
 }
 
 function fill(template: string, params: TurnNoticeParams): string {

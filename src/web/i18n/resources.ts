@@ -3,10 +3,11 @@ import type { Language } from "./language.ts";
 /** Namespaces the first screen uses: one chunk per language, fetched before the first render. */
 export const FIRST_NAMESPACES = ["common", "question"] as const;
 /**
- * Namespaces only lazy parts use (the plan-review card, the settings and inbox pages): fetched
- * with them, and after the first screen, never before the first card.
+ * Namespaces only lazy parts use (the plan-review card, the settings and inbox pages) or rare
+ * ones (a turn's notices and failures): fetched with them, and after the first screen, never
+ * before the first card.
  */
-export const PAGE_NAMESPACES = ["plan", "settings", "inbox"] as const;
+export const PAGE_NAMESPACES = ["plan", "settings", "inbox", "notices"] as const;
 export const NAMESPACES = [...FIRST_NAMESPACES, ...PAGE_NAMESPACES] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 type FirstNamespace = (typeof FIRST_NAMESPACES)[number];
@@ -25,9 +26,12 @@ const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
 };
 
 // The lazy parts' namespaces: a chunk per language and namespace (vite.config.ts names them copy.*).
-const pageLoaders = import.meta.glob<Copy>("../../../locales/*/{plan,settings,inbox}.json", {
-  import: "default",
-});
+const pageLoaders = import.meta.glob<Copy>(
+  "../../../locales/*/{plan,settings,inbox,notices}.json",
+  {
+    import: "default",
+  },
+);
 
 const loaded = new Map<Language, Promise<Messages>>();
 

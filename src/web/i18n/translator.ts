@@ -10,6 +10,7 @@ type Resources = typeof import("./locale.en.ts").default & {
   plan: typeof import("../../../locales/en/plan.json");
   settings: typeof import("../../../locales/en/settings.json");
   inbox: typeof import("../../../locales/en/inbox.json");
+  notices: typeof import("../../../locales/en/notices.json");
 };
 type PluralSuffix = "zero" | "one" | "two" | "few" | "many" | "other";
 type Unplural<K extends string> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;

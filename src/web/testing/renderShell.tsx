@@ -1,9 +1,11 @@
 import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import enInbox from "../../../locales/en/inbox.json";
+import enNotices from "../../../locales/en/notices.json";
 import enPlan from "../../../locales/en/plan.json";
 import enSettings from "../../../locales/en/settings.json";
 import zhInbox from "../../../locales/zh-CN/inbox.json";
+import zhNotices from "../../../locales/zh-CN/notices.json";
 import zhPlan from "../../../locales/zh-CN/plan.json";
 import zhSettings from "../../../locales/zh-CN/settings.json";
 import type { ClientFrame, ServerFrame } from "../../protocol/index.ts";
@@ -65,8 +67,8 @@ export function renderShell(
       ? en
       : zhCN
     : language === "en"
-      ? { ...en, plan: enPlan, settings: enSettings, inbox: enInbox }
-      : { ...zhCN, plan: zhPlan, settings: zhSettings, inbox: zhInbox };
+      ? { ...en, plan: enPlan, settings: enSettings, inbox: enInbox, notices: enNotices }
+      : { ...zhCN, plan: zhPlan, settings: zhSettings, inbox: zhInbox, notices: zhNotices };
   const i18n = createAppI18n(language, messages, document.documentElement);
   const result = render(
     <TranslationProvider translator={i18n}>

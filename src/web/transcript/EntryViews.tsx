@@ -53,25 +53,28 @@ export function StreamingMessage({ text }: { text: string }) {
   );
 }
 
+/** The page's wording of turn notices: rare, so its copy comes after the first screen (W2). */
+const WITH_NOTICES = ["common", "notices"] as const;
+
 export const NoticeLine = memo(function NoticeLine({ entry }: { entry: EntryOf<"notice"> }) {
-  const { t } = useTranslation();
+  const { t, ready } = useTranslation(WITH_NOTICES);
   return (
     <p
       className={`entry entry-notice entry-notice--${entry.level}`}
       data-testid="entry-notice"
       role={entry.level === "error" ? "alert" : undefined}
     >
-      {turnNoticeText(t, entry)}
+      {turnNoticeText(t, entry, ready)}
     </p>
   );
 });
 
 /** R3: the turn stopped and its end waits for the store; worded like the notice it will write. */
 export function TurnStoppedLine({ code }: { code: string }) {
-  const { t } = useTranslation();
+  const { t, ready } = useTranslation(WITH_NOTICES);
   return (
     <p className="entry entry-notice entry-notice--error" data-testid="turn-stopped" role="alert">
-      {turnNoticeText(t, { code, text: t("transcript.turnStopped") })}
+      {turnNoticeText(t, { code, text: t("transcript.turnStopped") }, ready)}
     </p>
   );
 }
@@ -81,7 +84,7 @@ export const TurnEndedLine = memo(function TurnEndedLine({
 }: {
   entry: EntryOf<"turn.ended">;
 }) {
-  const { t } = useTranslation();
+  const { t, ready } = useTranslation(WITH_NOTICES);
   if (entry.reason === "cancelled") {
     return <p className="entry entry-status">{t("transcript.turnCancelled")}</p>;
   }
@@ -89,11 +92,11 @@ export const TurnEndedLine = memo(function TurnEndedLine({
     <p className="entry entry-notice entry-notice--error" data-testid="entry-turn-error">
       {entry.message
         ? t("transcript.turnError", {
-            message: turnNoticeText(t, {
-              text: entry.message,
-              code: entry.code,
-              params: entry.params,
-            }),
+            message: turnNoticeText(
+              t,
+              { text: entry.message, code: entry.code, params: entry.params },
+              ready,
+            ),
           })
         : t("transcript.turnErrorBare")}
     </p>

@@ -275,6 +275,28 @@ describe("Transcript", () => {
     expect(document.body).not.toHaveTextContent(/could not be saved|disk that holds/);
   });
 
+  it("[W2] a notice's wording comes after the first screen: the stored text shows until the page's copy of it arrives", async () => {
+    const english = TURN_NOTICE_ENGLISH["storage.full"];
+    const frames = [
+      snapshotFrame(
+        "s1",
+        [created, { kind: "notice", level: "error", text: english, code: "storage.full" }].map(
+          (entry, i) => stored(i + 1, entry as SessionEntry),
+        ),
+      ),
+    ];
+    const { i18n } = renderShell(<Transcript sessionId="s1" />, {
+      frames,
+      language: "zh-CN",
+      firstScreenCopyOnly: true,
+    });
+    expect(i18n.hasLoadedNamespace("notices")).toBe(false);
+    expect(screen.getByTestId("entry-notice")).toHaveTextContent(english);
+    expect(
+      await screen.findByText(/^本轮已停止，因为它无法保存：存放 plangate 会话的磁盘已满/),
+    ).toBeInTheDocument();
+  });
+
   it("[R3][W2] a turn stopped before its end could be saved says why in the page's language, until the log's own end replaces it", () => {
     const { client } = renderEntries([{ kind: "turn.started" }], "zh-CN");
     act(() => client.receive({ type: "turn.stopped", sessionId: "s1", code: "storage.readOnly" }));

@@ -1,6 +1,11 @@
-import en from "../../../locales/en/common.json";
-import zh from "../../../locales/zh-CN/common.json";
-import { TURN_NOTICE_ENGLISH, WITH_DETAIL_ENGLISH } from "../../shared/turnNotices.ts";
+import en from "../../../locales/en/notices.json";
+import zh from "../../../locales/zh-CN/notices.json";
+import {
+  placeholdersOf,
+  TURN_NOTICE_ENGLISH,
+  WITH_DETAIL_ENGLISH,
+} from "../../shared/turnNotices.ts";
+import { TURN_NOTICE_VALUES } from "../../shared/turnNoticeValues.ts";
 
 const english: Record<string, string> = en;
 const chinese: Record<string, string> = zh;
@@ -21,5 +26,14 @@ describe("turn notice catalog (W2)", () => {
     expect(worded.sort()).toEqual(
       ["turnNotice.withDetail", ...codes.map((code) => `turnNotice.${code}`)].sort(),
     );
+  });
+
+  it("[W2] the page's table of codes names exactly the values each code's wording fills in, in both languages", () => {
+    expect(Object.keys(TURN_NOTICE_VALUES).sort()).toEqual([...codes].sort());
+    for (const code of codes) {
+      const named = [...TURN_NOTICE_VALUES[code]].sort();
+      expect(placeholdersOf(TURN_NOTICE_ENGLISH[code]).sort(), code).toEqual(named);
+      expect(placeholdersOf(chinese[`turnNotice.${code}`] ?? "").sort(), code).toEqual(named);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { fitsTemplate, isTurnNoticeCode } from "../../shared/turnNotices.ts";
+import { fitsTemplate, isTurnNoticeCode } from "../../shared/turnNoticeValues.ts";
 import type { TFunction } from "../i18n/translator.ts";
 
 /** A notice or failure as an entry stores it: English text, and a code in newer logs. */
@@ -10,15 +10,16 @@ export interface StoredNotice {
 
 /**
  * W2: the notice in the page's language, worded from its code. An entry from an older server
- * (no code), a code this page does not know, or values that do not fit it show the stored text.
+ * (no code), a code this page does not know, values that do not fit it, or copy not loaded yet
+ * (`worded`: the notices namespace, fetched after the first screen) show the stored text.
  */
-export function turnNoticeText(t: TFunction, notice: StoredNotice): string {
+export function turnNoticeText(t: TFunction, notice: StoredNotice, worded: boolean): string {
   const { code, params = {} } = notice;
-  if (code === undefined || !isTurnNoticeCode(code) || !fitsTemplate(code, params)) {
+  if (!worded || code === undefined || !isTurnNoticeCode(code) || !fitsTemplate(code, params)) {
     return notice.text;
   }
-  const message = t(`turnNotice.${code}`, params);
+  const message = t(`notices:turnNotice.${code}`, params);
   return params.detail === undefined
     ? message
-    : t("turnNotice.withDetail", { message, detail: params.detail });
+    : t("notices:turnNotice.withDetail", { message, detail: params.detail });
 }
