@@ -40,7 +40,7 @@ export function SessionsToggle({
       <ListIcon />
       <span className="sr-only">{t("sidebar.toggle")}</span>
       {waiting > 0 ? (
-        <span className="topbar-sessions-badge">
+        <span className="session-badge">
           <span aria-hidden="true">{waiting}</span>
           <span className="sr-only">{t("inbox.linkWaiting", { count: waiting })}</span>
         </span>
