@@ -38,6 +38,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     name: z.string(),
     isError: z.boolean(),
     output: z.string(),
+    /** B1: an MCP agent's structured result, kept so its task reads the same after a restart. */
+    structured: z.optional(z.record(z.string(), z.unknown())),
   }),
   z.strictObject({ kind: z.literal("turn.started") }),
   z.strictObject({

@@ -105,6 +105,8 @@ export interface ServerOptions {
   disallowedTools?: string[];
   /** X1: how often an MCP call that waits for the user reports progress. Tests shorten it. */
   mcpProgressEveryMs?: number;
+  /** Tests: the shortest poll interval MCP tasks ask of agents. */
+  mcpTaskPollMs?: number;
   /** B4/B5: the MCP stream's keep-alive and how long an idle MCP session lives. Tests shorten them. */
   mcpTimings?: { keepAliveMs?: number; idleMs?: number };
   /** R12: how many calls one MCP session may have waiting at once. Tests lower it. */
@@ -344,6 +346,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     db,
     workspace,
     ...(options.mcpProgressEveryMs ? { progressEveryMs: options.mcpProgressEveryMs } : {}),
+    ...(options.mcpTaskPollMs ? { taskPollMs: options.mcpTaskPollMs } : {}),
     ...options.mcpTimings,
     ...(options.mcpMaxWaitingPerSession
       ? { maxWaitingPerSession: options.mcpMaxWaitingPerSession }

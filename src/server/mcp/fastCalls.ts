@@ -22,6 +22,8 @@ export interface FastRequest {
   name: string;
   args: Record<string, unknown>;
   progressToken: string | number | undefined;
+  /** MCP tasks: answered at once with a task the agent polls, instead of held open. */
+  task: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -36,7 +38,7 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
 /**
  * The body as a fast call, or undefined when it is anything else (the SDK serves those, and
  * words every error as it always has): one JSON-RPC request for `tools/call` of a tool in
- * `names`, with object arguments and no task.
+ * `names`, with object arguments, made as a task or not.
  */
 export function fastRequestOf(body: unknown, names: ReadonlySet<string>): FastRequest | undefined {
   if (!isRecord(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return undefined;
@@ -46,7 +48,7 @@ export function fastRequestOf(body: unknown, names: ReadonlySet<string>): FastRe
   if (!isRecord(params) || typeof params.name !== "string" || !names.has(params.name)) {
     return undefined;
   }
-  if (params.task !== undefined) return undefined;
+  if (params.task !== undefined && !isRecord(params.task)) return undefined;
   const args = params.arguments ?? {};
   if (!isRecord(args)) return undefined;
   const meta = params._meta;
@@ -55,7 +57,7 @@ export function fastRequestOf(body: unknown, names: ReadonlySet<string>): FastRe
   if (token !== undefined && typeof token !== "string" && typeof token !== "number") {
     return undefined;
   }
-  return { id, name: params.name, args, progressToken: token };
+  return { id, name: params.name, args, progressToken: token, task: params.task !== undefined };
 }
 
 /** The id of the call a `notifications/cancelled` withdraws, if the body is one. */

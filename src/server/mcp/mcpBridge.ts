@@ -6,12 +6,13 @@ import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/se
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   CallToolResult,
+  ListToolsResult,
   RequestId,
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "better-sqlite3";
-import { MCP_MODEL_PREFIX } from "../../protocol/index.ts";
+import { MCP_MODEL_PREFIX, type StoredEntry } from "../../protocol/index.ts";
 import { danglingCalls } from "../sessions/conversation.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
 import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
@@ -29,7 +30,20 @@ import {
   fastPostVersionOf,
   fastRequestOf,
 } from "./fastCalls.ts";
-import { type McpToolResult, mcpOutputSchemas, mcpTools } from "./mcpTools.ts";
+import {
+  type AgentTask,
+  AgentTasks,
+  RELATED_TASK_META,
+  TASK_CAPABILITIES,
+  TASK_KEEP_MS,
+} from "./mcpTasks.ts";
+import {
+  MCP_ASK_TOOL,
+  MCP_REVIEW_TOOL,
+  type McpToolResult,
+  mcpOutputSchemas,
+  mcpTools,
+} from "./mcpTools.ts";
 import { SpreadBeat } from "./spreadBeat.ts";
 import { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
 import {
@@ -82,6 +96,8 @@ export interface McpBridgeDeps {
   /** The agent's workspace root when it offers no MCP roots (B6). */
   workspace: string;
   progressEveryMs?: number;
+  /** The shortest poll interval MCP tasks ask of their agents. */
+  taskPollMs?: number;
   keepAliveMs?: number;
   idleMs?: number;
   maxWaitingPerSession?: number;
@@ -91,7 +107,31 @@ export interface McpBridgeDeps {
 type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** A fast call of one of the bridge's connections. */
 type McpFastCall = FastCall<McpConnection>;
-type Intake = [McpConnection, McpFastCall, unknown];
+/** A fast call taken in: its connection, the call, its arguments, and whether it asks for a task. */
+type Intake = [McpConnection, McpFastCall, unknown, boolean];
+
+/** A call of an MCP agent that ended before this start, as its task reads it back (MCP tasks). */
+interface EndedCall {
+  createdAt: number;
+  endedAt: number;
+  isError: boolean;
+  output: string;
+  structured: Record<string, unknown> | undefined;
+}
+
+/** What the log held for a session when this process first read it. */
+interface BeforeStart {
+  /** B8: calls left without a result by the last shutdown, run again when asked again. */
+  unfinished: ToolCallToRun[];
+  /** MCP calls that ended within TASK_KEEP_MS, by call id: their tasks' results. */
+  ended: Map<string, EndedCall>;
+}
+
+/** How the `tool.call` entries of MCP agents' calls are named. */
+const MCP_CALL_PREFIX = "mcp_";
+
+/** Tools an agent may call as an MCP task: the ones that wait on the user. */
+const TASK_TOOLS: ReadonlySet<string> = new Set([MCP_ASK_TOOL, MCP_REVIEW_TOOL]);
 
 /**
  * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
@@ -155,6 +195,8 @@ interface McpConnection {
   openRequests: number;
   /** Tool calls in flight by request id, so a shutdown can answer each (B8). */
   readonly calls: Map<RequestId, string>;
+  /** Task-augmented calls the fast path left to the SDK (the first, when roots are asked). */
+  readonly taskCalls: Set<RequestId>;
   /** The calls the fast path holds as data, by request id (issue 15). */
   readonly fast: Map<RequestId, McpFastCall>;
   /** Calls taken in and not yet answered, on either path (R12: capped). */
@@ -226,8 +268,12 @@ export class McpBridge {
   private readonly agents: AgentSessions;
   private readonly inbox: AgentInbox;
   private readonly resolving = new Map<string, Promise<string>>();
-  /** B8: calls of each session left without a result by the last shutdown. */
-  private readonly unfinished = new Map<string, ToolCallToRun[]>();
+  /** What each session's log held before this start (B8, MCP tasks). */
+  private readonly beforeStart = new Map<string, BeforeStart>();
+  /** MCP tasks: waiting calls an agent polls instead of holding a request. */
+  private readonly tasks: AgentTasks;
+  /** tools/list, the same for every connection, made once. */
+  private toolListing: ListToolsResult | undefined;
   /** Open requests, by response, and the connection each keeps from idling (B5). */
   private readonly responses = new Map<ServerResponse, McpConnection>();
   /** One "close" listener for every tracked response, not a closure per request (issue 15). */
@@ -250,6 +296,14 @@ export class McpBridge {
     this.events = new SqliteEventStore(deps.db);
     this.agents = new AgentSessions(deps.db);
     this.inbox = new AgentInbox(deps.log);
+    this.tasks = new AgentTasks(
+      () => this.now(),
+      (task, result, error) =>
+        result
+          ? toCallResult(result, this.inbox.take(task.sessionId))
+          : toolError(messageOf(error)),
+      deps.taskPollMs,
+    );
     this.fastStreams = new FastStreams(
       this.events,
       deps.keepAliveMs ?? KEEP_ALIVE_MS,
@@ -408,7 +462,10 @@ export class McpBridge {
     });
     const server = new McpServer(
       { name: "plangate", version: SERVER_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+      {
+        capabilities: { tools: { listChanged: false }, tasks: TASK_CAPABILITIES },
+        instructions: INSTRUCTIONS,
+      },
     );
     const connection: McpConnection = {
       id: undefined,
@@ -420,6 +477,7 @@ export class McpBridge {
       lastSeen: this.now(),
       openRequests: 0,
       calls: new Map(),
+      taskCalls: new Set(),
       fast: new Map(),
       waiting: 0,
       quiet: false,
@@ -440,6 +498,7 @@ export class McpBridge {
       }
     };
     this.registerTools(connection);
+    this.serveTasks(sdk, connection);
     await server.connect(transport);
     return connection;
   }
@@ -461,12 +520,133 @@ export class McpBridge {
     }
   }
 
+  /**
+   * MCP tasks: tools/list as the SDK words it, with the tools that wait on the user marked as
+   * callable as a task (the SDK marks every tool it did not run as a task itself "forbidden").
+   */
+  private listTools(sdk: McpSdk): ListToolsResult {
+    this.toolListing ??= {
+      tools: this.tools.list().map((tool) => {
+        const name = tool.name as keyof typeof mcpOutputSchemas;
+        const schema = (zod: unknown, pipeStrategy: "input" | "output") =>
+          sdk.toJsonSchemaCompat(sdk.normalizeObjectSchema(zod as never) as never, {
+            strictUnions: true,
+            pipeStrategy,
+          }) as ListToolsResult["tools"][number]["inputSchema"];
+        return {
+          name,
+          description: tool.description,
+          inputSchema: schema(tool.inputSchema, "input"),
+          annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive },
+          execution: { taskSupport: TASK_TOOLS.has(name) ? "optional" : "forbidden" },
+          outputSchema: schema(mcpOutputSchemas[name], "output"),
+        };
+      }),
+    };
+    return this.toolListing;
+  }
+
+  /** MCP tasks: tasks/get, tasks/result and tasks/cancel, for the agent's own tasks only. */
+  private serveTasks(sdk: McpSdk, connection: McpConnection): void {
+    const server = connection.server.server;
+    server.setRequestHandler(sdk.ListToolsRequestSchema, () => this.listTools(sdk));
+    server.setRequestHandler(sdk.GetTaskRequestSchema, async (request, extra) =>
+      this.tasks.view(await this.taskOf(sdk, connection, request.params.taskId, extra)),
+    );
+    server.setRequestHandler(sdk.GetTaskPayloadRequestSchema, async (request, extra) => {
+      const task = await this.taskOf(sdk, connection, request.params.taskId, extra);
+      // Asked before the task ended: answered when it does, as the spec has tasks/result block.
+      if (task.status === "working") await task.call?.result.catch(() => {});
+      return {
+        ...(task.result ?? toolError("The task ended without a result.")),
+        _meta: { [RELATED_TASK_META]: { taskId: task.taskId } },
+      };
+    });
+    server.setRequestHandler(sdk.CancelTaskRequestSchema, async (request, extra) => {
+      const task = await this.taskOf(sdk, connection, request.params.taskId, extra);
+      if (task.status !== "working") {
+        throw new sdk.McpError(
+          sdk.ErrorCode.InvalidParams,
+          `Cannot cancel task: already in terminal status '${task.status}'`,
+        );
+      }
+      this.tasks.cancel(task)?.cancel("the agent cancelled its task");
+      return this.tasks.view(task);
+    });
+  }
+
+  /**
+   * The agent's task by id: its own plangate session's only, found again after a restart from
+   * the log (a call still waiting is taken up again, an ended one read back).
+   */
+  private async taskOf(
+    sdk: McpSdk,
+    connection: McpConnection,
+    taskId: string,
+    extra: ToolExtra,
+  ): Promise<AgentTask> {
+    const sessionId = await this.knownSessionOf(connection, extra);
+    const task =
+      sessionId === undefined
+        ? undefined
+        : (this.tasks.get(taskId, sessionId) ?? this.restoreTask(sessionId, taskId));
+    if (!task) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, "Task not found");
+    return task;
+  }
+
+  private restoreTask(sessionId: string, taskId: string): AgentTask | undefined {
+    const before = this.beforeStartOf(sessionId);
+    const left = before.unfinished.find((call) => call.callId === taskId);
+    if (left) {
+      if (!TASK_TOOLS.has(left.name)) return undefined;
+      const call = this.join(sessionId, left.name, left.input, taskId);
+      return call.callId === taskId ? this.tasks.track(sessionId, call) : undefined;
+    }
+    const ended = before.ended.get(taskId);
+    if (!ended || ended.endedAt + TASK_KEEP_MS <= this.now()) return undefined;
+    // Held by its task from now on, and forgotten with it.
+    before.ended.delete(taskId);
+    const result = { output: ended.output, isError: ended.isError, structured: ended.structured };
+    return this.tasks.restore(
+      taskId,
+      sessionId,
+      ended.createdAt,
+      ended.endedAt,
+      toCallResult(result, ""),
+    );
+  }
+
+  /** The agent's plangate session if it has one: asking for a task never makes one. */
+  private async knownSessionOf(
+    connection: McpConnection,
+    extra: ToolExtra,
+  ): Promise<string | undefined> {
+    if (connection.session !== undefined) return this.sessionOf(connection, extra);
+    const client = clientNameOf(connection.server.server.getClientVersion()?.name);
+    const known = this.agents.sessionOf(client, await this.rootOf(connection, extra));
+    return known !== undefined && this.deps.log.getSession(known) ? known : undefined;
+  }
+
+  /** MCP tasks: a call made as a task is answered at once with its task, which then waits. */
+  private startTask(sessionId: string, name: string, args: unknown): CallToolResult | object {
+    if (this.tasks.workingIn(sessionId) >= this.maxWaiting) {
+      return toolError(tooManyText(this.maxWaiting));
+    }
+    this.inbox.open(sessionId);
+    const task = this.tasks.track(sessionId, this.join(sessionId, name, args));
+    return { task: this.tasks.view(task) };
+  }
+
   private async callTool(
     connection: McpConnection,
     name: string,
     args: unknown,
     extra: ToolExtra,
   ): Promise<CallToolResult> {
+    if (connection.taskCalls.delete(extra.requestId)) {
+      const sessionId = await this.sessionOf(connection, extra);
+      return this.startTask(sessionId, name, args) as CallToolResult;
+    }
     if (this.full(connection)) return toolError(tooManyText(this.maxWaiting));
     connection.waiting += 1;
     let sessionId: string;
@@ -492,9 +672,10 @@ export class McpBridge {
       .then((result) => toCallResult(result, this.inbox.take(sessionId)));
   }
 
-  private join(sessionId: string, name: string, args: unknown): WaitingCall {
-    return this.waiting.join(sessionId, name, args, (signal) =>
-      this.run(sessionId, name, args, signal),
+  /** `callId`: the unfinished call (B8) to take up, when its task names it. */
+  private join(sessionId: string, name: string, args: unknown, callId?: string): WaitingCall {
+    return this.waiting.join(sessionId, name, args, (signal, call) =>
+      this.run(sessionId, name, args, signal, call, callId),
     );
   }
 
@@ -538,8 +719,13 @@ export class McpBridge {
     }
     const call = fastRequestOf(body, this.fastTools);
     if (!call || connection.calls.has(call.id) || connection.fast.has(call.id)) return false;
+    // The SDK answers a task asked of a tool that is over at once as an ordinary call.
+    if (call.task && !TASK_TOOLS.has(call.name)) return false;
     // Roots are asked on the call's own stream: the SDK asks them, the first time.
-    if (connection.session === undefined && this.hasRoots(connection)) return false;
+    if (connection.session === undefined && this.hasRoots(connection)) {
+      if (call.task) connection.taskCalls.add(call.id);
+      return false;
+    }
     const version = fastPostVersionOf(request, sdk);
     if (version === undefined) return false;
     const tool = this.tools.get(call.name);
@@ -567,7 +753,7 @@ export class McpBridge {
     connection.waiting += 1;
     const fast = this.fastStreams.open(response, connection, connection.id, version, call);
     connection.fast.set(call.id, fast);
-    this.intake.push([connection, fast, parsed.data]);
+    this.intake.push([connection, fast, parsed.data, call.task]);
     this.intaking ??= setImmediate(() => this.drain());
     return true;
   }
@@ -581,20 +767,20 @@ export class McpBridge {
     this.intaking = undefined;
     const until = performance.now() + INTAKE_SLICE_MS;
     while (this.intakeHead < this.intake.length && performance.now() < until) {
-      const [connection, fast, args] = this.intake[this.intakeHead] as Intake;
+      const [connection, fast, args, task] = this.intake[this.intakeHead] as Intake;
       this.intake[this.intakeHead] = undefined;
       this.intakeHead += 1;
       const known = connection.sessionId;
       if (known !== undefined) {
         try {
-          this.startFast(connection, fast, known, args);
+          this.startFast(connection, fast, known, args, task);
         } catch (error) {
           // One call's failure answers that call; the calls behind it still start.
           this.finishFast(connection, fast, toolError(messageOf(error)));
         }
       } else {
         this.sessionOf(connection).then(
-          (sessionId) => this.startFast(connection, fast, sessionId, args),
+          (sessionId) => this.startFast(connection, fast, sessionId, args, task),
           (error: unknown) => this.finishFast(connection, fast, toolError(messageOf(error))),
         );
       }
@@ -623,9 +809,21 @@ export class McpBridge {
     fast: McpFastCall,
     sessionId: string,
     args: unknown,
+    task: boolean,
   ): void {
     // Cancelled, or the connection closed, before its session was known.
     if (fast.finished) return;
+    if (task) {
+      let created: CallToolResult | object;
+      try {
+        created = this.startTask(sessionId, fast.tool, args);
+      } catch (error) {
+        created = toolError(messageOf(error));
+      }
+      this.release(connection, fast);
+      fast.respond({ jsonrpc: "2.0", id: fast.requestId, result: created as CallToolResult });
+      return;
+    }
     let call: WaitingCall;
     try {
       this.inbox.open(sessionId);
@@ -698,28 +896,66 @@ export class McpBridge {
     this.informed.delete(waiter);
   }
 
-  /** Runs the call; after a restart the same call still without a result is run again (B8). */
-  private run(sessionId: string, name: string, args: unknown, signal: AbortSignal) {
-    const wanted = canonicalJson(args);
-    const left = this.unfinishedOf(sessionId);
-    const index = left.findIndex(
-      (call) => call.name === name && canonicalJson(call.input) === wanted,
-    );
+  /**
+   * Runs the call; after a restart the same call still without a result is run again (B8): the
+   * one its task names, else the first with the same tool and arguments.
+   */
+  private run(
+    sessionId: string,
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    waiting: WaitingCall,
+    callId: string | undefined,
+  ) {
+    const left = this.beforeStartOf(sessionId).unfinished;
+    let index: number;
+    if (callId !== undefined) {
+      index = left.findIndex((call) => call.callId === callId);
+    } else {
+      const wanted = canonicalJson(args);
+      index = left.findIndex((call) => call.name === name && canonicalJson(call.input) === wanted);
+    }
     const unfinished = index >= 0 ? left.splice(index, 1)[0] : undefined;
-    const call = unfinished ?? { callId: randomId("mcp_"), name, input: args };
+    const call = unfinished ?? { callId: randomId(MCP_CALL_PREFIX), name, input: args };
+    waiting.callId = call.callId;
     return this.deps.sessions.runExternalCall(sessionId, call, this.tools, signal, {
       resumed: unfinished !== undefined,
     }) as Promise<McpToolResult>;
   }
 
-  /** Calls without a result can only come from before this start, so the log is read once. */
-  private unfinishedOf(sessionId: string): ToolCallToRun[] {
-    let calls = this.unfinished.get(sessionId);
-    if (!calls) {
-      calls = danglingCalls(this.deps.log.entriesAfter(sessionId, 0));
-      this.unfinished.set(sessionId, calls);
+  /**
+   * Calls without a result, and the results of tasks, can only come from before this start
+   * otherwise than in memory, so the log is read once.
+   */
+  private beforeStartOf(sessionId: string): BeforeStart {
+    let before = this.beforeStart.get(sessionId);
+    if (!before) {
+      const entries = this.deps.log.entriesAfter(sessionId, 0);
+      before = { unfinished: danglingCalls(entries), ended: this.endedCalls(entries) };
+      this.beforeStart.set(sessionId, before);
     }
-    return calls;
+    return before;
+  }
+
+  private endedCalls(entries: readonly StoredEntry[]): Map<string, EndedCall> {
+    const since = this.now() - TASK_KEEP_MS;
+    const madeAt = new Map<string, number>();
+    const ended = new Map<string, EndedCall>();
+    for (const { at, entry } of entries) {
+      if (entry.kind === "tool.call" && entry.callId.startsWith(MCP_CALL_PREFIX)) {
+        madeAt.set(entry.callId, at);
+      } else if (entry.kind === "tool.result" && at > since && madeAt.has(entry.callId)) {
+        ended.set(entry.callId, {
+          createdAt: madeAt.get(entry.callId) as number,
+          endedAt: at,
+          isError: entry.isError,
+          output: entry.output,
+          structured: entry.structured,
+        });
+      }
+    }
+    return ended;
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */
@@ -774,6 +1010,7 @@ export class McpBridge {
 
   /** B5: idle connections expire; one with a call waiting or a request open never does. */
   private expireIdle(): void {
+    this.tasks.expire();
     try {
       this.events.prune();
     } catch (error) {

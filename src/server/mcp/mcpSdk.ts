@@ -3,10 +3,18 @@
 // in cost tens of milliseconds, which every start would otherwise pay before its first page.
 export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 export { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+export { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+export { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 export {
+  CancelTaskRequestSchema,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,
+  ListToolsRequestSchema,
+  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";

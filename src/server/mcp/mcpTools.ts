@@ -30,9 +30,7 @@ export const MCP_REVIEW_TOOL = "review_plan";
 export const MCP_TODOS_TOOL = "write_todos";
 
 /** B1: a result with the structured content its tool's output schema describes. */
-export interface McpToolResult extends ToolResult {
-  structured?: Record<string, unknown>;
-}
+export type McpToolResult = ToolResult;
 
 /** B1: what each tool returns as `structuredContent`, built on the protocol's own schemas. */
 export const mcpOutputSchemas = {

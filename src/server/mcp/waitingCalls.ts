@@ -84,17 +84,19 @@ export interface CallFollower {
  */
 export class WaitingCall {
   readonly result: Promise<McpToolResult>;
-  /** How many requests wait for it right now. */
+  /** How many requests (and MCP tasks) wait for it right now. */
   waiters = 0;
+  /** The call's `tool.call` entry in the session log; its MCP task, if any, is named by it. */
+  callId = "";
   private readonly signal = new CallSignal();
   /** Mostly one: held as is, not in an array. */
   private followers: CallFollower | CallFollower[] | undefined;
 
   constructor(
     readonly tool: string,
-    start: (signal: AbortSignal) => Promise<McpToolResult>,
+    start: (signal: AbortSignal, call: WaitingCall) => Promise<McpToolResult>,
   ) {
-    this.result = start(this.signal.asAbortSignal());
+    this.result = start(this.signal.asAbortSignal(), this);
   }
 
   /** Withdraws the call: its question is aborted. */
@@ -141,7 +143,7 @@ export class WaitingCalls {
     sessionId: string,
     name: string,
     args: unknown,
-    start: (signal: AbortSignal) => Promise<McpToolResult>,
+    start: (signal: AbortSignal, call: WaitingCall) => Promise<McpToolResult>,
   ): WaitingCall {
     const key = callKey(sessionId, name, args);
     const existing = this.calls.get(key);

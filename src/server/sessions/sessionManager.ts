@@ -415,6 +415,7 @@ export class SessionManager {
       name: call.name,
       isError: result.isError ?? false,
       output: result.output,
+      ...(result.structured && !result.isError ? { structured: result.structured } : {}),
     });
   }
 

@@ -87,6 +87,8 @@ export interface ToolResult {
   isError?: boolean;
   /** End the turn right after this result (P10). */
   endTurn?: boolean;
+  /** B1: what an MCP tool returns as `structuredContent`, by its output schema. */
+  structured?: Record<string, unknown>;
 }
 
 /** Q5: what the permission step decides for a tool whose question is its permission. */

@@ -1,0 +1,229 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startTestServer, type TestServer } from "../testing/testServer.ts";
+
+/** MCP tasks (spec 2025-11-25): a waiting call an agent polls instead of holding a request. */
+
+const databaseAsk = {
+  questions: [
+    {
+      question: "Which database?",
+      header: "Database",
+      options: [{ label: "Postgres" }, { label: "SQLite" }],
+      multiSelect: false,
+    },
+  ],
+};
+
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+
+describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", () => {
+  let test: TestServer;
+  const clients: Client[] = [];
+
+  const connect = async (name = "task-agent") => {
+    const agent = new Client({ name, version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${test.origin}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${test.server.token}` } },
+    });
+    await agent.connect(transport);
+    clients.push(agent);
+    return agent;
+  };
+
+  /** Makes the call as a task, as the SDK's client does, and returns the task it gets at once. */
+  const createTask = async (agent: Client, name: string, args: unknown): Promise<Task> => {
+    const created = await agent.request(
+      { method: "tools/call", params: { name, arguments: args as Record<string, unknown> } },
+      CreateTaskResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    return created.task;
+  };
+
+  const pendingSoon = async () => {
+    for (let i = 0; i < 200; i++) {
+      const session = test.server.sessions.summaries().find((s) => s.model.startsWith("mcp/"));
+      const pending = session ? test.server.interactions.pending(session.id) : [];
+      if (session && pending.length > 0) return { session, pending };
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error("no pending interaction appeared");
+  };
+
+  beforeEach(async () => {
+    test = await startTestServer({ mcpTaskPollMs: 20 });
+  });
+  afterEach(async () => {
+    for (const agent of clients.splice(0)) await agent.close().catch(() => {});
+    await test.stop();
+  });
+
+  it("[X1] advertises tasks, and lists the two tools that wait on the user as callable as a task", async () => {
+    const agent = await connect();
+    expect(agent.getServerCapabilities()?.tasks?.requests?.tools?.call).toEqual({});
+    expect(agent.getServerCapabilities()?.tasks?.cancel).toEqual({});
+    const { tools } = await agent.listTools();
+    expect(
+      Object.fromEntries(tools.map((tool) => [tool.name, tool.execution?.taskSupport])),
+    ).toEqual({ ask_user_question: "optional", review_plan: "optional", write_todos: "forbidden" });
+    // The listing is the SDK's own otherwise: schemas, annotations.
+    const ask = tools.find((tool) => tool.name === "ask_user_question")!;
+    expect(ask.inputSchema.type).toBe("object");
+    expect(ask.outputSchema?.type).toBe("object");
+    expect(ask.annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
+  });
+
+  it("[X1][B3] the SDK client's task stream: the task comes back at once, the card waits, the answer arrives by polling with its structured content", async () => {
+    const agent = await connect();
+    await agent.listTools();
+    const messages: Array<{ type: string; task?: Task; result?: CallToolResult }> = [];
+    const stream = (async () => {
+      for await (const message of agent.experimental.tasks.callToolStream(
+        { name: "ask_user_question", arguments: databaseAsk },
+        CallToolResultSchema,
+      )) {
+        messages.push(message as never);
+      }
+    })();
+    const { session, pending } = await pendingSoon();
+    for (let i = 0; i < 200 && messages.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // The call's answer, before anyone answered: the task.
+    expect(messages[0]?.type).toBe("taskCreated");
+    const taskId = messages[0]!.task!.taskId;
+    expect(messages[0]!.task!.status).toBe("working");
+    expect(messages[0]!.task!.ttl).toBeNull();
+    expect(
+      test.server.interactions.answer(pending[0]!.request.interactionId, {
+        "Which database?": { labels: ["SQLite"] },
+      }),
+    ).toEqual({ ok: true });
+    await stream;
+    const result = messages.find((message) => message.type === "result")!.result!;
+    expect(textOf(result)).toContain("SQLite");
+    expect(result.structuredContent).toMatchObject({
+      status: "answered",
+      answers: { "Which database?": { labels: ["SQLite"] } },
+    });
+    expect(result._meta?.["io.modelcontextprotocol/related-task"]).toEqual({ taskId });
+    const done = await agent.experimental.tasks.getTask(taskId);
+    expect(done.status).toBe("completed");
+    expect(done.ttl).toBeGreaterThan(0);
+    expect(test.server.interactions.pending(session.id)).toHaveLength(0);
+  });
+
+  it("[X1][B3] tasks/result asked before the answer waits for it; tasks/cancel withdraws the question and the task answers as cancelled", async () => {
+    const agent = await connect();
+    const asked = await createTask(agent, "ask_user_question", databaseAsk);
+    const { session, pending } = await pendingSoon();
+    const waiting = agent.experimental.tasks.getTaskResult(asked.taskId, CallToolResultSchema);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["Postgres"] },
+    });
+    expect(textOf(await waiting)).toContain("Postgres");
+
+    const plan = await createTask(agent, "review_plan", { plan: "# Plan\n\n1. Migrate" });
+    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(test.server.interactions.pending(session.id)).toHaveLength(1);
+    const cancelled = await agent.experimental.tasks.cancelTask(plan.taskId);
+    expect(cancelled.status).toBe("cancelled");
+    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(test.server.interactions.pending(session.id)).toHaveLength(0);
+    expect((await agent.experimental.tasks.getTask(plan.taskId)).status).toBe("cancelled");
+    const after = await agent.experimental.tasks.getTaskResult(plan.taskId, CallToolResultSchema);
+    expect(after.isError).toBe(true);
+    expect(textOf(after)).toMatch(/cancelled/);
+    await expect(agent.experimental.tasks.cancelTask(plan.taskId)).rejects.toThrow(
+      /terminal status 'cancelled'/,
+    );
+  });
+
+  it("[X1][R7] another agent cannot read or cancel a task, and asking for one makes no session", async () => {
+    const owner = await connect("owner-agent");
+    const task = await createTask(owner, "ask_user_question", databaseAsk);
+    await pendingSoon();
+    const sessionsBefore = test.server.sessions.summaries().length;
+    const other = await connect("other-agent");
+    await expect(other.experimental.tasks.getTask(task.taskId)).rejects.toThrow(/Task not found/);
+    await expect(other.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(
+      /Task not found/,
+    );
+    await expect(owner.experimental.tasks.getTask("mcp_nosuchtask")).rejects.toThrow(
+      /Task not found/,
+    );
+    expect(test.server.sessions.summaries()).toHaveLength(sessionsBefore);
+    expect((await owner.experimental.tasks.getTask(task.taskId)).status).toBe("working");
+  });
+
+  it("[B8][B3] across a restart: a waiting task is taken up again from the log, and a task answered before the restart still gives its result", async () => {
+    let agent = await connect();
+    const answered = await createTask(agent, "ask_user_question", databaseAsk);
+    const { session, pending } = await pendingSoon();
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["SQLite"] },
+    });
+    for (let i = 0; i < 100; i++) {
+      if ((await agent.experimental.tasks.getTask(answered.taskId)).status !== "working") break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const plan = { plan: "# Plan\n\n1. Migrate" };
+    const waiting = await createTask(agent, "review_plan", plan);
+    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const cardId = test.server.interactions.pending(session.id)[0]!.request.interactionId;
+
+    await test.restart({ mcpTaskPollMs: 20 });
+    await agent.close().catch(() => {});
+    agent = await connect();
+
+    const before = await agent.experimental.tasks.getTaskResult(
+      answered.taskId,
+      CallToolResultSchema,
+    );
+    expect(textOf(before)).toContain("SQLite");
+    expect(before.structuredContent).toMatchObject({ status: "answered" });
+
+    const resumed = await agent.experimental.tasks.getTask(waiting.taskId);
+    expect(resumed.status).toBe("working");
+    const review = test.server.interactions.pending(session.id)[0]!.request;
+    expect(review.interactionId).toBe(cardId);
+    if (review.kind !== "question") throw new Error("a plan review is a question");
+    test.server.interactions.answer(cardId, {
+      [review.questions[0]!.question]: { labels: ["Approve"] },
+    });
+    const result = await agent.experimental.tasks.getTaskResult(
+      waiting.taskId,
+      CallToolResultSchema,
+    );
+    expect(textOf(result)).toMatch(/approved the plan/);
+    expect(result.structuredContent).toEqual({ verdict: "approve", option: "default" });
+  });
+
+  it("[R12] tasks count against the calls one agent may have waiting", async () => {
+    await test.restart({ mcpTaskPollMs: 20, mcpMaxWaitingPerSession: 2 });
+    const agent = await connect();
+    const ask = (n: number) => ({
+      questions: [{ ...databaseAsk.questions[0]!, question: `Which database ${n}?` }],
+    });
+    await createTask(agent, "ask_user_question", ask(1));
+    await createTask(agent, "ask_user_question", ask(2));
+    const third = await agent.request(
+      { method: "tools/call", params: { name: "ask_user_question", arguments: ask(3) } },
+      CallToolResultSchema,
+      { task: {} },
+    );
+    expect(third.isError).toBe(true);
+    expect(textOf(third)).toMatch(/already has 2 calls waiting/);
+  });
+});

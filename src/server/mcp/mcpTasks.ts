@@ -1,0 +1,196 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpToolResult } from "./mcpTools.ts";
+import type { CallFollower, WaitingCall } from "./waitingCalls.ts";
+
+/** The `_meta` key that ties a result to its task (MCP 2025-11-25 tasks). */
+export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
+
+/** What the bridge offers: task-augmented `tools/call`, polled with tasks/get, and tasks/cancel. */
+export const TASK_CAPABILITIES = { cancel: {}, requests: { tools: { call: {} } } };
+
+/** A finished task stays readable this long after it ends, in memory and, after a restart, from the log. */
+export const TASK_KEEP_MS = 60 * 60 * 1000;
+
+/** However many tasks wait, the polls they are asked for stay under this many a second. */
+const POLLS_PER_SECOND = 500;
+/** A person's answer reaches a polling agent within a second, while few tasks wait. */
+export const MIN_POLL_MS = 1_000;
+const MAX_POLL_MS = 30_000;
+
+export type TaskStatus = "working" | "completed" | "cancelled";
+
+/** What tasks/get (and the call that made the task) tells the agent. */
+export interface TaskView {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** Null while the person has not answered: a question may wait for hours. */
+  ttl: number | null;
+  pollInterval?: number;
+}
+
+/**
+ * One MCP task: a waiting call of ours that its agent polls instead of holding a request open.
+ * Named by the call's `tool.call` entry, so a restart finds it again in the log.
+ */
+export class AgentTask implements CallFollower {
+  status: TaskStatus = "working";
+  /** What tasks/result answers once the task has ended. */
+  result: CallToolResult | undefined;
+  updatedAt: number;
+  call: WaitingCall | undefined;
+
+  constructor(
+    readonly taskId: string,
+    readonly sessionId: string,
+    readonly createdAt: number,
+    private readonly tasks: AgentTasks,
+  ) {
+    this.updatedAt = createdAt;
+  }
+
+  callEnded(result: McpToolResult | undefined, error: unknown): void {
+    this.tasks.ended(this, result, error);
+  }
+
+  get finished(): boolean {
+    return this.status !== "working";
+  }
+
+  /** A working task awaits its call as an open request would (B3: a cancel elsewhere keeps it). */
+  get listening(): boolean {
+    return this.status === "working";
+  }
+}
+
+/** The text a cancelled task answers tasks/result with. */
+const CANCELLED: CallToolResult = {
+  content: [{ type: "text", text: "The agent cancelled this task; its question was withdrawn." }],
+  isError: true,
+};
+
+/**
+ * MCP tasks of the bridge's waiting calls, by task id. A task follows its call as data, holds no
+ * request, and keeps its result TASK_KEEP_MS after it ends.
+ */
+export class AgentTasks {
+  private readonly tasks = new Map<string, AgentTask>();
+  /** Working tasks by plangate session (R12 caps them as it caps waiting requests). */
+  private readonly workingBySession = new Map<string, number>();
+  private working = 0;
+
+  /** `finish`: the call's result (or why it failed) as the agent gets it. */
+  constructor(
+    private readonly now: () => number,
+    private readonly finish: (
+      task: AgentTask,
+      result: McpToolResult | undefined,
+      error: unknown,
+    ) => CallToolResult,
+    private readonly minPollMs = MIN_POLL_MS,
+  ) {}
+
+  /** The task of a waiting call: one per call, whichever request asked for it. */
+  track(sessionId: string, call: WaitingCall): AgentTask {
+    const known = this.tasks.get(call.callId);
+    if (known) return known;
+    const task = new AgentTask(call.callId, sessionId, this.now(), this);
+    this.tasks.set(task.taskId, task);
+    this.count(sessionId, 1);
+    task.call = call;
+    call.waiters += 1;
+    call.follow(task);
+    return task;
+  }
+
+  /** A task that ended before this start, read back from the session log. */
+  restore(
+    taskId: string,
+    sessionId: string,
+    createdAt: number,
+    endedAt: number,
+    result: CallToolResult,
+  ): AgentTask {
+    const task = new AgentTask(taskId, sessionId, createdAt, this);
+    task.status = "completed";
+    task.result = result;
+    task.updatedAt = endedAt;
+    this.tasks.set(taskId, task);
+    return task;
+  }
+
+  /** The task, if it belongs to that plangate session: another agent's task is not found. */
+  get(taskId: string, sessionId: string): AgentTask | undefined {
+    const task = this.tasks.get(taskId);
+    return task?.sessionId === sessionId ? task : undefined;
+  }
+
+  workingIn(sessionId: string): number {
+    return this.workingBySession.get(sessionId) ?? 0;
+  }
+
+  /** @internal its call ended: the task keeps what the agent gets. */
+  ended(task: AgentTask, result: McpToolResult | undefined, error: unknown): void {
+    const call = task.call;
+    task.call = undefined;
+    if (call) call.waiters -= 1;
+    if (task.status !== "working") return;
+    task.status = "completed";
+    task.result = this.finish(task, result, error);
+    task.updatedAt = this.now();
+    this.count(task.sessionId, -1);
+  }
+
+  /**
+   * tasks/cancel: the task ends at once; the call it waits on is returned for withdrawing unless
+   * a request still awaits it (B3).
+   */
+  cancel(task: AgentTask): WaitingCall | undefined {
+    const call = task.call;
+    const withdraw = call && !call.awaitedBesides(task) ? call : undefined;
+    // No longer among its call's waiters; it still hears the call end, and ignores it.
+    task.call = undefined;
+    if (call) call.waiters -= 1;
+    task.status = "cancelled";
+    task.result = CANCELLED;
+    task.updatedAt = this.now();
+    this.count(task.sessionId, -1);
+    return withdraw;
+  }
+
+  view(task: AgentTask): TaskView {
+    const ended = task.status !== "working";
+    return {
+      taskId: task.taskId,
+      status: task.status,
+      ...(ended ? {} : { statusMessage: "waiting for the user in plangate" }),
+      createdAt: new Date(task.createdAt).toISOString(),
+      lastUpdatedAt: new Date(task.updatedAt).toISOString(),
+      ttl: ended ? task.updatedAt + TASK_KEEP_MS - task.createdAt : null,
+      ...(ended ? {} : { pollInterval: this.pollInterval() }),
+    };
+  }
+
+  /** Longer as more tasks wait, so their polls together stay under POLLS_PER_SECOND. */
+  pollInterval(): number {
+    const spread = Math.ceil(this.working / POLLS_PER_SECOND) * 1000;
+    return Math.min(MAX_POLL_MS, Math.max(this.minPollMs, spread));
+  }
+
+  /** Forgets tasks that ended more than TASK_KEEP_MS ago. */
+  expire(): void {
+    const cutoff = this.now() - TASK_KEEP_MS;
+    for (const [taskId, task] of this.tasks) {
+      if (task.status !== "working" && task.updatedAt <= cutoff) this.tasks.delete(taskId);
+    }
+  }
+
+  private count(sessionId: string, delta: number): void {
+    this.working += delta;
+    const left = this.workingIn(sessionId) + delta;
+    if (left > 0) this.workingBySession.set(sessionId, left);
+    else this.workingBySession.delete(sessionId);
+  }
+}
