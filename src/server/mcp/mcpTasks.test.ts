@@ -162,6 +162,13 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       /Task not found/,
     );
     expect(test.server.sessions.summaries()).toHaveLength(sessionsBefore);
+    // With a session of its own, still not another's task.
+    await createTask(other, "ask_user_question", databaseAsk);
+    expect(test.server.sessions.summaries()).toHaveLength(sessionsBefore + 1);
+    await expect(other.experimental.tasks.getTask(task.taskId)).rejects.toThrow(/Task not found/);
+    await expect(
+      other.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema),
+    ).rejects.toThrow(/Task not found/);
     expect((await owner.experimental.tasks.getTask(task.taskId)).status).toBe("working");
   });
 
