@@ -15,12 +15,14 @@
 // deadline lateness of the deadlines due after the intake, BENCH_MCP_ROUNDS (2) rounds of one
 // head per session falling together (resolution entry `at` − the countdown's `deadlineAt`, from
 // the log; p99 ≤ 20 ms), and as the agent sees it (its call's reply read − `deadlineAt`).
+// Then the same burst made as MCP tasks: each call is answered at once with its task, and its
+// agent polls tasks/get at the interval the server asks for; no request is held while it waits.
 
 import { writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { systemClock } from "../src/server/clock.ts";
 import { MAX_CONNECTIONS } from "../src/server/mcp/mcpBridge.ts";
-import { RawMcpClient } from "../src/server/mcp/rawMcpClient.ts";
+import { messagesOf, RawMcpClient, type RawReply } from "../src/server/mcp/rawMcpClient.ts";
 import { openDatabase } from "../src/server/store/database.ts";
 import { SessionLog } from "../src/server/store/sessionLog.ts";
 import { type Figure, median, percentile } from "./figures.ts";
@@ -46,6 +48,13 @@ const ROUNDS = Number(process.env.BENCH_MCP_ROUNDS ?? 2);
 const INTAKE_LIMIT_MS = DEADLINE_MS * (ROUNDS + 1);
 
 const TAG = /\(burst (\d+)\)/;
+
+/** What tasks/get (and a call made as a task) tells the agent. */
+interface TaskState {
+  taskId: string;
+  status: string;
+  pollInterval?: number;
+}
 
 interface Usage {
   memory: NodeJS.MemoryUsage;
@@ -109,7 +118,17 @@ function firedDeadlines(dbPath: string, seen: ReadonlyMap<number, number>): Dead
   return fired;
 }
 
+/** The calls held open as the spec's plain tools/call, then the same burst made as MCP tasks. */
 export async function run(): Promise<Figure[]> {
+  return [...(await burst("held")), ...(await burst("task"))];
+}
+
+/**
+ * `held`: each call's request stays open until its answer (B3). `task`: each call is made as an
+ * MCP task and answered at once; its agent then polls tasks/get at the interval the server asks.
+ */
+async function burst(mode: "held" | "task"): Promise<Figure[]> {
+  const label = mode === "task" ? "MCP burst (tasks)" : "MCP burst";
   const { outDir } = await buildPage();
   const server = new BenchServer({
     distDir: outDir,
@@ -149,6 +168,24 @@ export async function run(): Promise<Figure[]> {
     let failed = 0;
     const failures = new Map<string, number>();
     let settled = 0;
+    /** Task mode: polls the task until it ends, as an agent does; when it did is when it is seen. */
+    const poll = async (agent: RawMcpClient, reply: RawReply, i: number, signal: AbortSignal) => {
+      const created = messagesOf(reply)[0]?.result as { task?: TaskState } | undefined;
+      let task = created?.task;
+      if (!task) return false;
+      while (task.status === "working" && !signal.aborted) {
+        await sleep(task.pollInterval ?? 1000);
+        if (signal.aborted) return true;
+        const next = await agent.post(
+          agent.request("tasks/get", { taskId: task.taskId }),
+          {},
+          { signal },
+        );
+        task = messagesOf(next)[0]?.result as TaskState;
+      }
+      if (!signal.aborted) seen.set(i, Date.now());
+      return true;
+    };
     for (let i = 0; i < CALLS; i++) {
       const agent = agents[i % AGENTS] as RawMcpClient;
       const controller = new AbortController();
@@ -159,13 +196,16 @@ export async function run(): Promise<Figure[]> {
             agent.request("tools/call", {
               name: "ask_user_question",
               arguments: { questions: genericQuestion(`burst ${i}`) },
+              ...(mode === "task" ? { task: { ttl: 600_000 } } : {}),
             }),
             {},
             { signal: controller.signal },
           )
-          .then((reply) => {
-            seen.set(i, Date.now());
+          .then(async (reply) => {
             if (reply.status !== 200) refused += 1;
+            else if (mode === "task") {
+              if (!(await poll(agent, reply, i, controller.signal))) refused += 1;
+            } else seen.set(i, Date.now());
           })
           .catch((error: unknown) => {
             // Not a refusal: the call never got an answer (reset, or aborted by the bench).
@@ -234,7 +274,7 @@ export async function run(): Promise<Figure[]> {
       {
         // Judged on the intake: a back-to-back prober takes one sample per stall, so the
         // calm wait after it would bury the intake's tail.
-        name: "MCP burst: GET / while the calls arrive",
+        name: `${label}: GET / while the calls arrive`,
         unit: "ms",
         median: median(getsInIntake),
         p95: percentile(getsInIntake, 95),
@@ -245,7 +285,7 @@ export async function run(): Promise<Figure[]> {
         note: `n=${getsInIntake.length} GETs until every call was stored; max ${Math.max(...getsInIntake).toFixed(0)} ms (one sample per stall: each GET waits for the one before); ${note}`,
       },
       {
-        name: "  MCP burst: GET / while they wait and their deadlines fire",
+        name: `  ${label}: GET / while they wait and their deadlines fire`,
         unit: "ms",
         median: median(getsAfter),
         p95: percentile(getsAfter, 95),
@@ -255,7 +295,7 @@ export async function run(): Promise<Figure[]> {
         note: `n=${getsAfter.length} GETs; max ${Math.max(...getsAfter).toFixed(0)} ms`,
       },
       {
-        name: "MCP burst: server heap per waiting question",
+        name: `${label}: server heap per waiting question`,
         unit: "B",
         value: (during.memory.heapUsed - before.memory.heapUsed) / Math.max(1, pendingAtHeap),
         goal: 2048,
@@ -263,7 +303,7 @@ export async function run(): Promise<Figure[]> {
         note: `heapUsed after gc, before → ${pendingAtHeap} pending (${atHeap.requested} stored, ${atHeap.resolved} resolved); RSS +${((during.memory.rss - before.memory.rss) / 2 ** 20).toFixed(1)} MB; ${note}`,
       },
       {
-        name: "MCP burst: deadline lateness after the intake",
+        name: `${label}: deadline lateness after the intake`,
         unit: "ms",
         median: median(lateness),
         p95: percentile(lateness, 95),
@@ -274,17 +314,17 @@ export async function run(): Promise<Figure[]> {
         note: `n=${lateness.length} deadlines due after every call was stored (${ROUNDS} round(s) of ${AGENTS} heads due together); max ${lateness.length > 0 ? Math.max(...lateness) : "—"} ms; resolution entry \`at\` − \`deadlineAt\`, 1 ms resolution`,
       },
       {
-        name: "  MCP burst: deadline → the agent reads its reply",
+        name: `  ${label}: deadline → the agent reads its reply`,
         unit: "ms",
         median: median(seenLateness),
         p95: percentile(seenLateness, 95),
         p99: percentile(seenLateness, 99),
         goalKind: "max",
         judged: "p99",
-        note: `n=${seenLateness.length}; the agents' Date.now when the reply was read − \`deadlineAt\``,
+        note: `n=${seenLateness.length}; ${mode === "task" ? "when the agent's poll found the task ended" : "the agents' Date.now when the reply was read"} − \`deadlineAt\``,
       },
       {
-        name: "  MCP burst: deadlines due during the intake",
+        name: `  ${label}: deadlines due during the intake`,
         unit: "deadlines",
         value: duringIntake.length,
         goalKind: "max",

@@ -60,6 +60,26 @@ export function fastRequestOf(body: unknown, names: ReadonlySet<string>): FastRe
   return { id, name: params.name, args, progressToken: token, task: params.task !== undefined };
 }
 
+/** A tasks/get (MCP tasks): its request id and the task it asks after. */
+export function taskPollOf(body: unknown): { id: RequestId; taskId: string } | undefined {
+  if (!isRecord(body) || body.jsonrpc !== "2.0" || body.method !== "tasks/get") return undefined;
+  const id = body.id;
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return undefined;
+  const taskId = isRecord(body.params) ? body.params.taskId : undefined;
+  return typeof taskId === "string" ? { id, taskId } : undefined;
+}
+
+/** A reply as one JSON body, which MCP allows for any request (the SDK's errors are JSON too). */
+export function respondJson(
+  response: ServerResponse,
+  sessionId: string,
+  message: JSONRPCMessage,
+): void {
+  response
+    .writeHead(200, { "content-type": "application/json", "mcp-session-id": sessionId })
+    .end(JSON.stringify(message));
+}
+
 /** The id of the call a `notifications/cancelled` withdraws, if the body is one. */
 export function cancelledIdOf(body: unknown): RequestId | undefined {
   if (!isRecord(body) || body.method !== "notifications/cancelled" || "id" in body) {

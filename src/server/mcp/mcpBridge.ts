@@ -29,6 +29,8 @@ import {
   FastStreams,
   fastPostVersionOf,
   fastRequestOf,
+  respondJson,
+  taskPollOf,
 } from "./fastCalls.ts";
 import {
   type AgentTask,
@@ -717,6 +719,7 @@ export class McpBridge {
       }
       return false;
     }
+    if (this.servePoll(connection, connection.id, request, response, body, sdk)) return true;
     const call = fastRequestOf(body, this.fastTools);
     if (!call || connection.calls.has(call.id) || connection.fast.has(call.id)) return false;
     // The SDK answers a task asked of a tool that is over at once as an ordinary call.
@@ -755,6 +758,31 @@ export class McpBridge {
     connection.fast.set(call.id, fast);
     this.intake.push([connection, fast, parsed.data, call.task]);
     this.intaking ??= setImmediate(() => this.drain());
+    return true;
+  }
+
+  /**
+   * MCP tasks: a poll of a task this process knows is answered here, cheaply, as polls of many
+   * waiting tasks add up; the SDK serves the rest (a first poll after a restart, errors).
+   */
+  private servePoll(
+    connection: McpConnection,
+    mcpSessionId: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    sdk: McpSdk,
+  ): boolean {
+    const poll = taskPollOf(body);
+    const sessionId = connection.sessionId;
+    if (!poll || sessionId === undefined) return false;
+    const task = this.tasks.get(poll.taskId, sessionId);
+    if (!task || fastPostVersionOf(request, sdk) === undefined) return false;
+    respondJson(response, mcpSessionId, {
+      jsonrpc: "2.0",
+      id: poll.id,
+      result: this.tasks.view(task),
+    });
     return true;
   }
 

@@ -3,6 +3,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { AgentTasks } from "./mcpTasks.ts";
+import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
+import { WaitingCall } from "./waitingCalls.ts";
 
 /** MCP tasks (spec 2025-11-25): a waiting call an agent polls instead of holding a request. */
 
@@ -217,6 +220,29 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     expect(result.structuredContent).toEqual({ verdict: "approve", option: "default" });
   });
 
+  it("[B3][B4] on the wire: the call's reply is its task, and each poll is one short JSON reply that says how long to wait", async () => {
+    const raw = new RawMcpClient(`${test.origin}/mcp`, test.server.token);
+    await raw.initialize("raw-task-agent");
+    const created = await raw.post(
+      raw.request("tools/call", {
+        name: "ask_user_question",
+        arguments: databaseAsk,
+        task: { ttl: 60_000 },
+      }),
+    );
+    const task = (messagesOf(created)[0]?.result as { task: Task }).task;
+    expect(task.status).toBe("working");
+    expect(task.pollInterval).toBe(20);
+    const polled = await raw.post(raw.request("tasks/get", { taskId: task.taskId }));
+    expect(polled.headers.get("content-type")).toBe("application/json");
+    expect(polled.json).toMatchObject({
+      jsonrpc: "2.0",
+      result: { taskId: task.taskId, status: "working", ttl: null, pollInterval: 20 },
+    });
+    const other = await raw.post(raw.request("tasks/get", { taskId: "mcp_unknown" }));
+    expect(JSON.stringify(messagesOf(other)[0])).toMatch(/Task not found/);
+  });
+
   it("[R12] tasks count against the calls one agent may have waiting", async () => {
     await test.restart({ mcpTaskPollMs: 20, mcpMaxWaitingPerSession: 2 });
     const agent = await connect();
@@ -232,5 +258,28 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     );
     expect(third.isError).toBe(true);
     expect(textOf(third)).toMatch(/already has 2 calls waiting/);
+  });
+});
+
+describe("AgentTasks (MCP tasks)", () => {
+  it("[B4] asks for longer polls as more tasks wait, so their polls together stay bounded", () => {
+    const tasks = new AgentTasks(
+      () => 0,
+      () => ({ content: [] }),
+      1_000,
+    );
+    const wait = (n: number) => {
+      const call = new WaitingCall("ask_user_question", () => new Promise(() => {}));
+      call.callId = `mcp_${n}`;
+      return tasks.track("sess_1", call);
+    };
+    const first = wait(0);
+    expect(tasks.view(first).pollInterval).toBe(1_000);
+    for (let n = 1; n < 2_000; n++) wait(n);
+    // 2,000 tasks polling every 10 s: 200 polls a second.
+    expect(tasks.view(first).pollInterval).toBe(10_000);
+    for (let n = 2_000; n < 20_000; n++) wait(n);
+    expect(tasks.view(first).pollInterval).toBe(30_000);
+    expect(tasks.workingIn("sess_1")).toBe(20_000);
   });
 });

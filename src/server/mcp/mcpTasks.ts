@@ -11,8 +11,8 @@ export const TASK_CAPABILITIES = { cancel: {}, requests: { tools: { call: {} } }
 /** A finished task stays readable this long after it ends, in memory and, after a restart, from the log. */
 export const TASK_KEEP_MS = 60 * 60 * 1000;
 
-/** However many tasks wait, the polls they are asked for stay under this many a second. */
-const POLLS_PER_SECOND = 500;
+/** However many tasks wait (up to MAX_POLL_MS), the polls they are asked for stay under this many a second. */
+const POLLS_PER_SECOND = 200;
 /** A person's answer reaches a polling agent within a second, while few tasks wait. */
 export const MIN_POLL_MS = 1_000;
 const MAX_POLL_MS = 30_000;
@@ -20,7 +20,7 @@ const MAX_POLL_MS = 30_000;
 export type TaskStatus = "working" | "completed" | "cancelled";
 
 /** What tasks/get (and the call that made the task) tells the agent. */
-export interface TaskView {
+export type TaskView = {
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -29,7 +29,7 @@ export interface TaskView {
   /** Null while the person has not answered: a question may wait for hours. */
   ttl: number | null;
   pollInterval?: number;
-}
+};
 
 /**
  * One MCP task: a waiting call of ours that its agent polls instead of holding a request open.
@@ -175,7 +175,7 @@ export class AgentTasks {
 
   /** Longer as more tasks wait, so their polls together stay under POLLS_PER_SECOND. */
   pollInterval(): number {
-    const spread = Math.ceil(this.working / POLLS_PER_SECOND) * 1000;
+    const spread = Math.ceil((this.working * 1000) / POLLS_PER_SECOND);
     return Math.min(MAX_POLL_MS, Math.max(this.minPollMs, spread));
   }
 
