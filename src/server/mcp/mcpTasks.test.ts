@@ -230,7 +230,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
         task: { ttl: 60_000 },
       }),
     );
-    const task = (messagesOf(created)[0]?.result as { task: Task }).task;
+    const task = (messagesOf(created)[0]!.result as { task: Task }).task;
     expect(task.status).toBe("working");
     expect(task.pollInterval).toBe(20);
     const polled = await raw.post(raw.request("tasks/get", { taskId: task.taskId }));
