@@ -4,7 +4,8 @@
 // snapshot, then `calls` tools/call requests (ask_user_question and review_plan in turn) over
 // loopback, a second snapshot once every one is pending, and bench/experiments/heapDiff.py and
 // heapOwners.py over the pair. Deadlines far past the run: nothing resolves in between, so the
-// figure does not move with the load. Snapshots force a full GC.
+// figure does not move with the load. Snapshots force a full GC. MCP_HEAP_TASKS=1 makes every
+// call as an MCP task (answered at once; nothing held but the task).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,15 +21,19 @@ const agentCount = Number(process.argv[3] ?? 50);
 const dir = process.argv[4] ?? mkdtempSync(join(tmpdir(), "plangate-mcp-heap-"));
 mkdirSync(dir, { recursive: true });
 
+const task = process.env.MCP_HEAP_TASKS === "1" ? { task: { ttl: 600_000 } } : {};
+
 function callOf(agent: RawMcpClient, i: number) {
   return i % 2 === 0
     ? agent.request("tools/call", {
         name: "ask_user_question",
         arguments: { questions: genericQuestion(`heap ${i}`) },
+        ...task,
       })
     : agent.request("tools/call", {
         name: "review_plan",
         arguments: { plan: `${SMALL_PLAN}\n(heap ${i})\n` },
+        ...task,
       });
 }
 
