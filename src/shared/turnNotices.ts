@@ -1,9 +1,10 @@
 /**
  * W2: what a turn's notices and failures say, by code, in English. The server stores this text
  * with the code and its values, so old logs and other clients still read it; the page words the
- * code from its catalog (`turnNotice.<code>` in locales/<lng>/common.json, whose English a test
+ * code from its catalog (`turnNotice.<code>` in locales/<lng>/notices.json, whose English a test
  * holds to these texts). A template names only values every notice of its code has; `detail`
- * (the model server's own words, an HTTP status, a socket error) is shown verbatim after it.
+ * (an HTTP status, an error type, a socket error code) is shown verbatim after it, and
+ * `serverSaid` (the model server's own message) after that, marked as the server's words.
  */
 export const TURN_NOTICE_ENGLISH = {
   "model.auth": "{{endpoint}} refused the API key. Check the key configured for this provider.",
@@ -15,6 +16,8 @@ export const TURN_NOTICE_ENGLISH = {
   "model.notFound":
     "{{endpoint}} has no model API at {{path}}. Check the provider's base URL (an OpenAI-compatible one usually ends in /v1) and the model id.",
   "model.rejected": "{{endpoint}} rejected the request.",
+  "model.contextTooLong":
+    "{{endpoint}} refused the request because the conversation is too long for the model's context window. Start a new session, or pick a model with a larger context.",
   "model.unreachable": "Could not connect to {{endpoint}}. Is the server running?",
   "model.timeout": "{{endpoint}} did not answer in time.",
   "model.connectionLost":
@@ -26,6 +29,17 @@ export const TURN_NOTICE_ENGLISH = {
   "model.noStream": "{{endpoint}} answered without a streamed reply.",
   "model.unreadable": "{{endpoint}} sent a response that could not be read.",
   "model.toolCallWithoutName": "The model sent a tool call without a tool name.",
+  "model.unknown":
+    "The session's model {{model}} is not among the configured models. Pick another in the model menu, or check the model configuration.",
+  "model.disabled":
+    "The session's model {{model}} cannot be used as configured (it is marked disabled, or its provider has no API key). Pick another in the model menu, or check the model configuration.",
+  "model.noConnection":
+    "No connection is configured for the provider {{provider}}. Add its base URL and key to the model configuration.",
+  "model.scenarioUnreadable":
+    "The scripted model could not read its scenario file {{scenario}}. Check that the file exists and can be read.",
+  "model.scenarioInvalid":
+    "The scripted model's scenario file {{scenario}} has mistakes, so it cannot run. Starting the server with it lists them.",
+  // Written by servers before the failure's kind had its own code; kept so their logs still read.
   "model.failed": "The model call failed: {{reason}}",
   "model.retryRateLimited":
     "{{endpoint}} is rate limiting requests; trying again in {{seconds}} s.",
@@ -50,9 +64,15 @@ export const TURN_NOTICE_ENGLISH = {
 /** How a notice's sentence and its verbatim detail join (`turnNotice.withDetail`). */
 export const WITH_DETAIL_ENGLISH = "{{message}} ({{detail}})";
 
+/** What marks the model server's own message (`turnNotice.serverSaid`), shown after the notice. */
+export const SERVER_SAID_ENGLISH = "The model server said:";
+
 export type TurnNoticeCode = keyof typeof TURN_NOTICE_ENGLISH;
 
-/** The values a notice's wording fills in; `detail` is the verbatim part after the sentence. */
+/**
+ * The values a notice's wording fills in; `detail` is the verbatim part after the sentence and
+ * `serverSaid` the model server's words (neither is ever translated).
+ */
 export type TurnNoticeParams = Record<string, string>;
 
 export interface TurnNotice {
@@ -75,7 +95,11 @@ function fill(template: string, params: TurnNoticeParams): string {
 /** The notice in English, as the log stores it beside its code. */
 export function englishTurnNotice({ code, params }: TurnNotice): string {
   const message = fill(TURN_NOTICE_ENGLISH[code], params);
-  return params.detail === undefined
-    ? message
-    : fill(WITH_DETAIL_ENGLISH, { message, detail: params.detail });
+  const detailed =
+    params.detail === undefined
+      ? message
+      : fill(WITH_DETAIL_ENGLISH, { message, detail: params.detail });
+  return params.serverSaid === undefined
+    ? detailed
+    : `${detailed} ${SERVER_SAID_ENGLISH} “${params.serverSaid}”`;
 }

@@ -202,14 +202,57 @@ describe("Anthropic provider", () => {
     expect(error.kind).toBe("overloaded");
     expect(error.notice).toEqual({
       code: "model.overloaded",
-      params: { endpoint: expect.stringMatching(/^127\.0\.0\.1:/), detail: "HTTP 529: Overloaded" },
+      params: {
+        endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+        detail: "HTTP 529",
+        serverSaid: "Overloaded",
+      },
     });
     await api?.close();
     const streamed = await providerFor([anthropicStreamError("overloaded_error", "Overloaded")]);
     const inStream = await modelErrorOf(streamed.complete(request()));
     expect(inStream.kind).toBe("overloaded");
-    expect(inStream.notice.params.detail).toBe("overloaded_error: Overloaded");
+    expect(inStream.notice.params).toMatchObject({
+      detail: "overloaded_error",
+      serverSaid: "Overloaded",
+    });
     expect(inStream.message).not.toContain("HTTP");
+  });
+
+  it("[W2][M1] a prompt too long for the context (400) or a request too large (413) is its own notice", async () => {
+    const provider = await providerFor([
+      anthropicError(
+        400,
+        "invalid_request_error",
+        "prompt is too long: 210000 tokens > 200000 maximum",
+      ),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.kind).toBe("too_long");
+    expect(error.notice).toEqual({
+      code: "model.contextTooLong",
+      params: {
+        endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+        detail: "HTTP 400",
+        serverSaid: "prompt is too long: 210000 tokens > 200000 maximum",
+      },
+    });
+    await api?.close();
+    const large = await providerFor([
+      anthropicError(
+        413,
+        "request_too_large",
+        "Request exceeds the maximum allowed number of bytes.",
+      ),
+    ]);
+    expect((await modelErrorOf(large.complete(request()))).notice.code).toBe(
+      "model.contextTooLong",
+    );
+    await api?.close();
+    const other = await providerFor([
+      anthropicError(400, "invalid_request_error", "messages: roles must alternate"),
+    ]);
+    expect((await modelErrorOf(other.complete(request()))).notice.code).toBe("model.rejected");
   });
 
   it("[M1] an api_error event inside the stream is the server's own failure, with no made-up status", async () => {
@@ -242,7 +285,8 @@ describe("Anthropic provider", () => {
         params: {
           endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
           seconds: "1",
-          detail: "HTTP 529: Overloaded",
+          detail: "HTTP 529",
+          serverSaid: "Overloaded",
         },
       },
     ]);

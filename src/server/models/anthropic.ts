@@ -234,7 +234,7 @@ function toModelError(error: unknown, endpoint: ModelEndpoint, responded: boolea
   if (error instanceof Anthropic.APIError) {
     const message = error.apiMessage ?? undefined;
     if (error.status !== undefined) {
-      return errorForStatus(error.status, message, error.headers, endpoint);
+      return errorForStatus(error.status, message, error.headers, endpoint, error.type ?? "");
     }
     // An `error` event inside an open stream has a type (e.g. overloaded_error) but no status.
     return errorForStreamEvent(error.type ?? "", message, endpoint);

@@ -117,6 +117,18 @@ describe("createModelProvider", () => {
       "no API key: set OPENAI_API_KEY",
     );
   });
+
+  it("[W2][M3] a model the turn cannot use ends it with a coded notice, not the model-facing listing", async () => {
+    const catalog = await catalogWith({
+      oa: { kind: "openai", models: [{ id: "gpt-5.4" }] },
+    });
+    await expect(createModelProvider("nope", { catalog })).rejects.toMatchObject({
+      notice: { code: "model.unknown", params: { model: "nope" } },
+    });
+    await expect(createModelProvider("oa/gpt-5.4", { catalog })).rejects.toMatchObject({
+      notice: { code: "model.disabled", params: { model: "oa/gpt-5.4" } },
+    });
+  });
 });
 
 describe("resolveModelChoice", () => {

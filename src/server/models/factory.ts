@@ -106,14 +106,23 @@ export async function createModelProvider(
     if (isScriptedRef(ref) && resolved.code === "not_found") {
       return createScripted(ref, deps.baseDir);
     }
-    throw new ModelError("config", resolved.message);
+    const code = resolved.code === "disabled" ? "model.disabled" : "model.unknown";
+    throw new ModelError(
+      "config",
+      { code, params: { model: ref.trim() } },
+      undefined,
+      resolved.message,
+    );
   }
   const { entry, level, canonicalRef } = resolved;
   if (entry.kind === "scripted") return createScripted(entry.ref, deps.baseDir);
 
   const connection = setup.connections.get(entry.providerId);
   if (connection === undefined) {
-    throw new ModelError("config", `No connection is configured for ${entry.providerId}.`);
+    throw new ModelError("config", {
+      code: "model.noConnection",
+      params: { provider: entry.providerId },
+    });
   }
   const options = {
     ref: canonicalRef,

@@ -324,10 +324,74 @@ describe("OpenAI-compatible provider", () => {
       code: "model.serverError",
       params: {
         endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
-        detail: "server_error: The server had an error.",
+        detail: "server_error",
+        serverSaid: "The server had an error.",
       },
     });
     expect(error.message).not.toContain("HTTP");
+  });
+
+  it("[W2][M1] a request too large for the model's context is its own notice, as OpenAI, vLLM and llama.cpp say it", async () => {
+    const replies = [
+      openAIError(
+        400,
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+        "invalid_request_error",
+        "context_length_exceeded",
+      ),
+      openAIError(
+        400,
+        "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+        "BadRequestError",
+        400,
+      ),
+      openAIError(
+        400,
+        "the request exceeds the available context size, try increasing it",
+        "exceed_context_size_error",
+        400,
+      ),
+    ];
+    for (const reply of replies) {
+      const provider = await providerFor([reply]);
+      const error = await modelErrorOf(provider.complete(request()));
+      expect(error.kind).toBe("too_long");
+      expect(error.notice).toEqual({
+        code: "model.contextTooLong",
+        params: {
+          endpoint: expect.stringMatching(/^127\.0\.0\.1:/),
+          detail: "HTTP 400",
+          serverSaid: (reply as { json: { error: { message: string } } }).json.error.message,
+        },
+      });
+      await api?.close();
+    }
+  });
+
+  it("[W2][M1] the server's own words stay apart from the notice, without the key, an address or a path", async () => {
+    const provider = await providerFor([
+      openAIError(
+        500,
+        `upstream http://10.0.0.3:8080/v1 failed at 10.0.0.4:9000 and gpu-7.internal reading /var/lib/models/m.gguf for ${SECRET}, not sk-proj-abc123def456`,
+        "server_error",
+      ),
+    ]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.notice.code).toBe("model.serverError");
+    expect(error.notice.params.detail).toBe("HTTP 500");
+    expect(error.notice.params.serverSaid).toBe(
+      "upstream […] failed at […] and […] reading […] for [redacted], not […]",
+    );
+    expect(error.message).toMatch(/ \(HTTP 500\) The model server said: “upstream \[…\]/);
+  });
+
+  it("[W2][M1] a reply that cannot be read says so without the client library's own words", async () => {
+    const provider = await providerFor([{ sse: ["data: {not json\n\n"] }]);
+    const error = await modelErrorOf(provider.complete(request()));
+    expect(error.notice).toEqual({
+      code: "model.unreadable",
+      params: { endpoint: expect.stringMatching(/^127\.0\.0\.1:/) },
+    });
   });
 
   it("[M1] a 404 names the path it asked for and says to check the base URL", async () => {

@@ -212,11 +212,12 @@ function toModelError(error: unknown, endpoint: ModelEndpoint, responded: boolea
   }
   if (error instanceof OpenAI.APIError) {
     const message = serverMessage(error.error);
+    const tag = streamErrorTag(error.error);
     if (error.status !== undefined) {
-      return errorForStatus(error.status, message, error.headers, endpoint);
+      return errorForStatus(error.status, message, error.headers, endpoint, tag);
     }
     // An error object inside an open stream has no HTTP status; its code tells what it was.
-    return errorForStreamEvent(streamErrorTag(error.error), message, endpoint);
+    return errorForStreamEvent(tag, message, endpoint);
   }
   return unexpectedError(endpoint, error, responded);
 }

@@ -44,6 +44,8 @@ export type ModelErrorKind =
   | "overloaded"
   | "server"
   | "not_found"
+  /** The request is larger than the model's context window. */
+  | "too_long"
   | "network"
   | "bad_response"
   | "scenario"
@@ -52,19 +54,17 @@ export type ModelErrorKind =
 
 /** Raised for any failure talking to a model; the turn ends with its notice (M1, W2). */
 export class ModelError extends Error {
-  /** What the transcript says, by code; a plain message reads as "The model call failed: …". */
-  readonly notice: TurnNotice;
-
   constructor(
     readonly kind: ModelErrorKind,
-    what: string | TurnNotice,
+    /** What the transcript says, by code, so the page words it in its own language. */
+    readonly notice: TurnNotice,
     /** The request may be sent again after this wait (ms), or after a backoff when undefined. */
     readonly retry?: { afterMs: number | undefined },
+    /** For whoever runs the server (start-up, log), when it needs more than the notice says. */
+    operatorMessage?: string,
   ) {
-    super(typeof what === "string" ? what : englishTurnNotice(what));
+    super(operatorMessage ?? englishTurnNotice(notice));
     this.name = "ModelError";
-    this.notice =
-      typeof what === "string" ? { code: "model.failed", params: { reason: what } } : what;
   }
 }
 

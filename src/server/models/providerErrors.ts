@@ -35,11 +35,62 @@ export function abortError(signal: AbortSignal): unknown {
 }
 
 /** A server's own words are shown as they are, but not at any length. */
-const MAX_DETAIL_CHARS = 300;
+const MAX_SERVER_WORDS = 300;
 
-function detailOf(endpoint: ModelEndpoint, head: string, serverMessage?: string): string {
-  const text = serverMessage ? `${head}: ${redact(serverMessage, endpoint.secret)}` : head;
-  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text;
+/** Addresses, file paths and key-like strings: nothing of where or how the server is reached. */
+const NOT_SHOWN = [
+  /\b[a-z][\w+.-]*:\/\/\S+/gi,
+  /\b(?:sk|pk|rk)-[\w-]{8,}/g,
+  /\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{24,}/gi,
+  /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g,
+  /\b(?:[\w-]+\.)+(?:com|net|org|io|ai|dev|app|cloud|cn|local|internal|lan)(?::\d+)?\b/gi,
+  /\b[\w-]+(?:\.[\w-]+)*:\d{2,5}\b/g,
+  /(?:\b[A-Za-z]:)?(?:[\\/][\w.-]+){2,}[\\/]?/g,
+];
+
+/**
+ * The model server's own message, shown beside the notice as its words (W2): the key and
+ * anything that names an address or a path left out, and cut to a readable length.
+ */
+export function serverWords(
+  endpoint: ModelEndpoint,
+  message: string | undefined,
+): string | undefined {
+  if (message === undefined) return undefined;
+  // Bounded before the patterns run on it (R12); only the start is shown anyway.
+  let words = redact(message.slice(0, 4 * MAX_SERVER_WORDS), endpoint.secret);
+  for (const pattern of NOT_SHOWN) words = words.replace(pattern, "[…]");
+  words = words.replace(/\s+/g, " ").trim();
+  if (words === "") return undefined;
+  return words.length > MAX_SERVER_WORDS ? `${words.slice(0, MAX_SERVER_WORDS - 1)}…` : words;
+}
+
+/** A notice's verbatim detail (a status, an error type) and, when it sent any, the server's words. */
+function detailed(
+  endpoint: ModelEndpoint,
+  detail: string,
+  serverMessage: string | undefined,
+): Record<string, string> {
+  const said = serverWords(endpoint, serverMessage);
+  return {
+    endpoint: endpoint.name,
+    ...(detail === "" ? {} : { detail }),
+    ...(said === undefined ? {} : { serverSaid: said }),
+  };
+}
+
+/**
+ * A request the model refused as larger than its context window. Vendors say so by an error
+ * code or type (OpenAI `context_length_exceeded`, llama.cpp `exceed_context_size_error`,
+ * Anthropic's 413 `request_too_large`) or only in their message (Anthropic, vLLM and others).
+ */
+function tooLongForContext(status: number | undefined, tag: string, message = ""): boolean {
+  if (status === 413) return true;
+  if (/context_length|context_size|context_window|request_too_large|too_long/i.test(tag))
+    return true;
+  return /context (?:length|window|size)|prompt is too long|too many (?:input )?tokens|input is too long/i.test(
+    message,
+  );
 }
 
 /** The longest wait a server may ask for before a retry; asked for more, the turn ends instead. */
@@ -69,18 +120,16 @@ function retryFor(status: number, headers: Headers | undefined): ModelError["ret
   return { afterMs };
 }
 
-/** Maps an HTTP failure status to a transcript-ready error. */
+/** Maps an HTTP failure status to a transcript-ready error; `tag` is the body's error code or type. */
 export function errorForStatus(
   status: number,
   serverMessage: string | undefined,
   headers: Headers | undefined,
   endpoint: ModelEndpoint,
+  tag = "",
 ): ModelError {
   const retry = retryFor(status, headers);
-  const params = {
-    endpoint: endpoint.name,
-    detail: detailOf(endpoint, `HTTP ${status}`, serverMessage),
-  };
+  const params = detailed(endpoint, `HTTP ${status}`, serverMessage);
   if (status === 401 || status === 403) {
     // The server's own text can quote part of the key, so it is left out.
     return new ModelError("auth", {
@@ -104,6 +153,9 @@ export function errorForStatus(
       params: { ...params, path: endpoint.path },
     });
   }
+  if (tooLongForContext(status, tag, serverMessage)) {
+    return new ModelError("too_long", { code: "model.contextTooLong", params });
+  }
   return new ModelError("bad_response", { code: "model.rejected", params }, retry);
 }
 
@@ -116,10 +168,7 @@ export function errorForStreamEvent(
   serverMessage: string | undefined,
   endpoint: ModelEndpoint,
 ): ModelError {
-  const params = {
-    endpoint: endpoint.name,
-    detail: detailOf(endpoint, tag || "error", serverMessage),
-  };
+  const params = detailed(endpoint, tag, serverMessage);
   if (/rate_limit|quota|429/.test(tag)) {
     return new ModelError("rate_limit", { code: "model.rateLimited", params });
   }
@@ -131,6 +180,9 @@ export function errorForStreamEvent(
       code: "model.auth",
       params: { endpoint: endpoint.name, detail: tag },
     });
+  }
+  if (tooLongForContext(undefined, tag, serverMessage)) {
+    return new ModelError("too_long", { code: "model.contextTooLong", params });
   }
   if (/invalid_request|400/.test(tag)) {
     return new ModelError("bad_response", { code: "model.rejected", params });
@@ -182,10 +234,10 @@ export function unexpectedError(
   if (responded && code !== undefined && BROKEN_CONNECTION_CODES.has(code)) {
     return connectionError(endpoint, error, { timedOut: false, responded });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  // The client library's own words (a parse error) say nothing the person can act on.
   return new ModelError("bad_response", {
     code: "model.unreadable",
-    params: { endpoint: endpoint.name, detail: detailOf(endpoint, reason) },
+    params: { endpoint: endpoint.name },
   });
 }
 

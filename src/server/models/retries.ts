@@ -46,10 +46,15 @@ function retryNotice(error: ModelError, endpoint: ModelEndpoint, waitMs: number)
         ? "model.retryOverloaded"
         : "model.retry";
   const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
-  const detail = error.notice.params.detail;
+  const { detail, serverSaid } = error.notice.params;
   return {
     code,
-    params: { endpoint: endpoint.name, seconds, ...(detail === undefined ? {} : { detail }) },
+    params: {
+      endpoint: endpoint.name,
+      seconds,
+      ...(detail === undefined ? {} : { detail }),
+      ...(serverSaid === undefined ? {} : { serverSaid }),
+    },
   };
 }
 

@@ -241,7 +241,10 @@ describe("session manager and turn loop", () => {
         async complete(request) {
           request.onText?.("Here is the first half");
           request.onText?.(" of my answer");
-          throw new ModelError("network", "the connection was reset");
+          throw new ModelError("network", {
+            code: "model.connectionLost",
+            params: { endpoint: "api.example.com" },
+          });
         },
       },
       { onDelta: () => {} },
@@ -289,10 +292,16 @@ describe("session manager and turn loop", () => {
   });
 
   it("[W2] ends the turn with a coded notice when the model fails, losing nothing", async () => {
+    const notice = {
+      code: "model.contextTooLong",
+      params: { endpoint: "api.example.com", detail: "HTTP 400", serverSaid: "Prompt is too long" },
+    } as const;
+    const english =
+      "api.example.com refused the request because the conversation is too long for the model's context window. Start a new session, or pick a model with a larger context. (HTTP 400) The model server said: “Prompt is too long”";
     open({
       ref: "test/broken",
       complete: async () => {
-        throw new ModelError("auth", "the API key was rejected");
+        throw new ModelError("too_long", notice);
       },
     });
     const { id } = manager.create();
@@ -301,20 +310,8 @@ describe("session manager and turn loop", () => {
     expect(entries(id).slice(1)).toEqual([
       { kind: "user.message", text: "hello" },
       { kind: "turn.started" },
-      {
-        kind: "notice",
-        level: "error",
-        text: "The model call failed: the API key was rejected",
-        code: "model.failed",
-        params: { reason: "the API key was rejected" },
-      },
-      {
-        kind: "turn.ended",
-        reason: "error",
-        message: "The model call failed: the API key was rejected",
-        code: "model.failed",
-        params: { reason: "the API key was rejected" },
-      },
+      { kind: "notice", level: "error", text: english, ...notice },
+      { kind: "turn.ended", reason: "error", message: english, ...notice },
     ]);
   });
 

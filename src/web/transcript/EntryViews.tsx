@@ -56,15 +56,27 @@ export function StreamingMessage({ text }: { text: string }) {
 /** The page's wording of turn notices: rare, so its copy comes after the first screen (W2). */
 const WITH_NOTICES = ["common", "notices"] as const;
 
+/** W2: the model server's own words, apart from the notice and marked as theirs; text, never markup. */
+function ServerSaid({ label, words }: { label: string; words: string | undefined }) {
+  if (words === undefined) return null;
+  return (
+    <span className="entry-notice-server" data-testid="notice-server-said">
+      {label} <q>{words}</q>
+    </span>
+  );
+}
+
 export const NoticeLine = memo(function NoticeLine({ entry }: { entry: EntryOf<"notice"> }) {
   const { t, ready } = useTranslation(WITH_NOTICES);
+  const { text, serverSaid } = turnNoticeText(t, entry, ready);
   return (
     <p
       className={`entry entry-notice entry-notice--${entry.level}`}
       data-testid="entry-notice"
       role={entry.level === "error" ? "alert" : undefined}
     >
-      {turnNoticeText(t, entry, ready)}
+      {text}
+      <ServerSaid label={t("notices:turnNotice.serverSaid")} words={serverSaid} />
     </p>
   );
 });
@@ -74,7 +86,7 @@ export function TurnStoppedLine({ code }: { code: string }) {
   const { t, ready } = useTranslation(WITH_NOTICES);
   return (
     <p className="entry entry-notice entry-notice--error" data-testid="turn-stopped" role="alert">
-      {turnNoticeText(t, { code, text: t("transcript.turnStopped") }, ready)}
+      {turnNoticeText(t, { code, text: t("transcript.turnStopped") }, ready).text}
     </p>
   );
 }
@@ -88,17 +100,13 @@ export const TurnEndedLine = memo(function TurnEndedLine({
   if (entry.reason === "cancelled") {
     return <p className="entry entry-status">{t("transcript.turnCancelled")}</p>;
   }
+  const shown = entry.message
+    ? turnNoticeText(t, { text: entry.message, code: entry.code, params: entry.params }, ready)
+    : undefined;
   return (
     <p className="entry entry-notice entry-notice--error" data-testid="entry-turn-error">
-      {entry.message
-        ? t("transcript.turnError", {
-            message: turnNoticeText(
-              t,
-              { text: entry.message, code: entry.code, params: entry.params },
-              ready,
-            ),
-          })
-        : t("transcript.turnErrorBare")}
+      {shown ? t("transcript.turnError", { message: shown.text }) : t("transcript.turnErrorBare")}
+      <ServerSaid label={t("notices:turnNotice.serverSaid")} words={shown?.serverSaid} />
     </p>
   );
 });

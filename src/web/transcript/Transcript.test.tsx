@@ -232,6 +232,46 @@ describe("Transcript", () => {
     expect(document.body).not.toHaveTextContent(/refused|empty reply|busy/);
   });
 
+  it("[W2] a failed model call reads wholly in Chinese; the model server's words follow apart, marked as theirs, as text", () => {
+    const notice = {
+      code: "model.contextTooLong",
+      params: {
+        endpoint: "api.example.com",
+        detail: "HTTP 400",
+        serverSaid: "prompt is too long: <b>210000</b> tokens",
+      },
+    };
+    const english = `api.example.com refused the request because the conversation is too long for the model's context window. Start a new session, or pick a model with a larger context. (HTTP 400) The model server said: “${notice.params.serverSaid}”`;
+    renderEntries(
+      [
+        { kind: "notice", level: "error", text: english, ...notice },
+        { kind: "turn.ended", reason: "error", message: english, ...notice },
+        {
+          kind: "notice",
+          level: "error",
+          text: "The scripted model could not read its scenario file x.yaml. Check that the file exists and can be read.",
+          code: "model.scenarioUnreadable",
+          params: { scenario: "x.yaml" },
+        },
+      ],
+      "zh-CN",
+    );
+    const [failure, scenario] = screen.getAllByTestId("entry-notice");
+    expect(failure).toHaveTextContent(
+      "api.example.com 拒绝了这次请求：对话内容超出了模型的上下文窗口。请新建一个会话，或换用上下文更大的模型。（HTTP 400）模型服务器的原话：",
+    );
+    const said = within(failure!).getByTestId("notice-server-said");
+    expect(said).toHaveTextContent("模型服务器的原话： prompt is too long: <b>210000</b> tokens");
+    expect(said.querySelector("b")).toBeNull();
+    expect(scenario).toHaveTextContent(
+      "脚本模型无法读取它的场景文件 x.yaml。请检查该文件是否存在、能否读取。",
+    );
+    expect(screen.getByTestId("entry-turn-error")).toHaveTextContent("本轮因错误而停止。");
+    expect(document.body).not.toHaveTextContent(
+      /refused|context window|model server said|could not read/,
+    );
+  });
+
   it("[W2] shows the stored text of an old entry, an unknown code, or values that do not fit", () => {
     renderEntries(
       [

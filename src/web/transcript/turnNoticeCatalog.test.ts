@@ -2,6 +2,7 @@ import en from "../../../locales/en/notices.json";
 import zh from "../../../locales/zh-CN/notices.json";
 import {
   placeholdersOf,
+  SERVER_SAID_ENGLISH,
   TURN_NOTICE_ENGLISH,
   WITH_DETAIL_ENGLISH,
 } from "../../shared/turnNotices.ts";
@@ -17,6 +18,7 @@ describe("turn notice catalog (W2)", () => {
       expect(english[`turnNotice.${code}`], code).toBe(TURN_NOTICE_ENGLISH[code]);
     }
     expect(english["turnNotice.withDetail"]).toBe(WITH_DETAIL_ENGLISH);
+    expect(english["turnNotice.serverSaid"]).toBe(SERVER_SAID_ENGLISH);
   });
 
   it("[W2] every code is worded in Chinese, and only codes the server knows are", () => {
@@ -24,7 +26,11 @@ describe("turn notice catalog (W2)", () => {
       expect(chinese[`turnNotice.${code}`], code).toMatch(/\p{Script=Han}/u);
     const worded = Object.keys(english).filter((key) => key.startsWith("turnNotice."));
     expect(worded.sort()).toEqual(
-      ["turnNotice.withDetail", ...codes.map((code) => `turnNotice.${code}`)].sort(),
+      [
+        "turnNotice.withDetail",
+        "turnNotice.serverSaid",
+        ...codes.map((code) => `turnNotice.${code}`),
+      ].sort(),
     );
   });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { compileLinear } from "../../regex/linearRegex.ts";
@@ -98,7 +99,12 @@ export function loadScenario(file: string): Scenario {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new ModelError("scenario", `Cannot read scenario ${file}: ${(error as Error).message}`);
+    throw new ModelError(
+      "scenario",
+      { code: "model.scenarioUnreadable", params: { scenario: basename(file) } },
+      undefined,
+      `Cannot read scenario ${file}: ${(error as Error).message}`,
+    );
   }
   return parseScenario(text, file);
 }
@@ -108,10 +114,7 @@ export function parseScenario(text: string, file: string): Scenario {
   try {
     data = parseYaml(text);
   } catch (error) {
-    throw new ModelError(
-      "scenario",
-      `Scenario ${file} is not valid YAML: ${(error as Error).message}`,
-    );
+    throw invalid(file, `Scenario ${file} is not valid YAML: ${(error as Error).message}`);
   }
   const parsed = Scenario.safeParse(data);
   if (!parsed.success) {
@@ -119,7 +122,17 @@ export function parseScenario(text: string, file: string): Scenario {
       (issue) =>
         `  at ${issue.path.length > 0 ? issue.path.join(".") : "(top level)"}: ${issue.message}`,
     );
-    throw new ModelError("scenario", `Scenario ${file} is invalid:\n${problems.join("\n")}`);
+    throw invalid(file, `Scenario ${file} is invalid:\n${problems.join("\n")}`);
   }
   return parsed.data;
+}
+
+/** The transcript names the file only; its problems go to whoever starts the server (W2). */
+function invalid(file: string, problems: string): ModelError {
+  return new ModelError(
+    "scenario",
+    { code: "model.scenarioInvalid", params: { scenario: basename(file) } },
+    undefined,
+    problems,
+  );
 }

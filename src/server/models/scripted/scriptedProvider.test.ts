@@ -142,6 +142,29 @@ describe("scenario files", () => {
     expect(() => parseScenario("turns: []", "empty.yaml")).toThrow(/at turns:/);
   });
 
+  it("[W2] end a turn with a coded notice naming only the file, its problems kept for the operator", () => {
+    const noticeOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        if (error instanceof ModelError) return error.notice;
+      }
+      return undefined;
+    };
+    expect(noticeOf(() => loadScenario("/nonexistent/x.yaml"))).toEqual({
+      code: "model.scenarioUnreadable",
+      params: { scenario: "x.yaml" },
+    });
+    expect(noticeOf(() => parseScenario("turns: [", "/srv/s/broken.yaml"))).toEqual({
+      code: "model.scenarioInvalid",
+      params: { scenario: "broken.yaml" },
+    });
+    expect(noticeOf(() => parseScenario("turns: []", "/srv/s/empty.yaml"))).toEqual({
+      code: "model.scenarioInvalid",
+      params: { scenario: "empty.yaml" },
+    });
+  });
+
   it("resolve scripted:demo, scripted/demo and scripted:<path>", () => {
     expect(bundledScenarios()).toContain("demo");
     expect(parseScriptedRef("scripted:demo")?.ref).toBe("scripted/demo");

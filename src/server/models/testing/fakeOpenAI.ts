@@ -64,6 +64,7 @@ export function openAIError(
   status: number,
   message: string,
   type = "invalid_request_error",
+  code: string | number | null = null,
 ): FakeReply {
-  return { status, json: { error: { message, type, code: null, param: null } } };
+  return { status, json: { error: { message, type, code, param: null } } };
 }
