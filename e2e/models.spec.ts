@@ -155,13 +155,20 @@ test.describe("a model's trouble on a Chinese page", () => {
       openAIStream([{ content: "好的，已完成。" }]),
       // Prompt 2: the key is refused.
       openAIError(401, "Incorrect API key provided", "invalid_api_key"),
+      // Prompt 3: the conversation no longer fits the model's context.
+      openAIError(
+        400,
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+        "invalid_request_error",
+        "context_length_exceeded",
+      ),
     ]);
   });
   test.afterEach(async () => {
     await api.close();
   });
 
-  test("[W2][M1] a retry and a refused key read in Chinese, with the server's own words kept", async ({
+  test("[W2][M1] a retry, a refused key and a request too long for the context read in Chinese, with the server's own words kept apart", async ({
     page,
     server,
   }) => {
@@ -175,7 +182,10 @@ test.describe("a model's trouble on a Chinese page", () => {
     const notices = page.getByTestId("entry-notice");
     await shell.send("整理一下");
     await expect(notices.first()).toHaveText(
-      /^127\.0\.0\.1:\d+ 正在限制请求频率；1 秒后重试。（HTTP 429: Slow down）$/,
+      /^127\.0\.0\.1:\d+ 正在限制请求频率；1 秒后重试。（HTTP 429）模型服务器的原话： Slow down$/,
+    );
+    await expect(notices.first().getByTestId("notice-server-said")).toHaveText(
+      "模型服务器的原话： Slow down",
     );
     await expect(shell.assistantMessages.last()).toHaveText(/好的，已完成。/);
 
@@ -184,7 +194,14 @@ test.describe("a model's trouble on a Chinese page", () => {
       /^127\.0\.0\.1:\d+ 拒绝了 API 密钥。请检查为该服务商配置的密钥。（HTTP 401）$/,
     );
     await expect(page.getByTestId("entry-turn-error")).toHaveText("本轮因错误而停止。");
-    await expect(shell.transcript).not.toContainText(/rate limiting|refused the API key/);
+
+    await shell.send("再来一次");
+    await expect(notices.last()).toHaveText(
+      /^127\.0\.0\.1:\d+ 拒绝了这次请求：对话内容超出了模型的上下文窗口。请新建一个会话，或换用上下文更大的模型。（HTTP 400）模型服务器的原话： This model's maximum context length is 8192 tokens\. However, your messages resulted in 9000 tokens\.$/,
+    );
+    await expect(shell.transcript).not.toContainText(
+      /rate limiting|refused the API key|context window|The model server said/,
+    );
   });
 });
 

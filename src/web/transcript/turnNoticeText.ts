@@ -1,5 +1,4 @@
-import { fitsTemplate, isTurnNoticeCode } from "../../shared/turnNoticeValues.ts";
-import type { TFunction } from "../i18n/translator.ts";
+import type { TFunction, TranslationKey } from "../i18n/translator.ts";
 
 /** A notice or failure as an entry stores it: English text, and a code in newer logs. */
 export interface StoredNotice {
@@ -14,18 +13,26 @@ export interface ShownNotice {
   serverSaid?: string | undefined;
 }
 
+const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
+
 /**
- * W2: the notice in the page's language, worded from its code. An entry from an older server
- * (no code), a code this page does not know, values that do not fit it, or copy not loaded yet
- * (`worded`: the notices namespace, fetched after the first screen) show the stored text, which
- * holds the server's words already.
+ * W2: the notice in the page's language, worded from its code by the notices catalog (fetched
+ * after the first screen, `worded` once it is in). An entry from an older server (no code), a
+ * code the catalog does not word, values its wording names but the entry lacks, or a catalog
+ * not in yet show the stored text, which holds the server's words already.
  */
 export function turnNoticeText(t: TFunction, notice: StoredNotice, worded: boolean): ShownNotice {
   const { code, params = {} } = notice;
-  if (!worded || code === undefined || !isTurnNoticeCode(code) || !fitsTemplate(code, params)) {
-    return { text: notice.text };
-  }
-  const message = t(`notices:turnNotice.${code}`, params);
+  const key = `turnNotice.${code}`;
+  // The server's code may name no key: a missing key reads as itself. A code names its domain
+  // (`model.auth`), so it never reaches the catalog's own `withDetail` or `serverSaid`.
+  const lookup = `notices:${key}` as TranslationKey;
+  const template = worded && code?.includes(".") ? t(lookup) : key;
+  const fits = [...template.matchAll(PLACEHOLDER)].every(([, name]) =>
+    Object.hasOwn(params, name!),
+  );
+  if (template === key || !fits) return { text: notice.text };
+  const message = t(lookup, params);
   const text =
     params.detail === undefined
       ? message
