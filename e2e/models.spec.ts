@@ -182,10 +182,10 @@ test.describe("a model's trouble on a Chinese page", () => {
     const notices = page.getByTestId("entry-notice");
     await shell.send("整理一下");
     await expect(notices.first()).toHaveText(
-      /^127\.0\.0\.1:\d+ 正在限制请求频率；1 秒后重试。（HTTP 429）模型服务器的原话： Slow down$/,
+      /^127\.0\.0\.1:\d+ 正在限制请求频率；1 秒后重试。（HTTP 429）模型服务器的原话：Slow down$/,
     );
     await expect(notices.first().getByTestId("notice-server-said")).toHaveText(
-      "模型服务器的原话： Slow down",
+      "模型服务器的原话：Slow down",
     );
     await expect(shell.assistantMessages.last()).toHaveText(/好的，已完成。/);
 
@@ -197,7 +197,7 @@ test.describe("a model's trouble on a Chinese page", () => {
 
     await shell.send("再来一次");
     await expect(notices.last()).toHaveText(
-      /^127\.0\.0\.1:\d+ 拒绝了这次请求：对话内容超出了模型的上下文窗口。请新建一个会话，或换用上下文更大的模型。（HTTP 400）模型服务器的原话： This model's maximum context length is 8192 tokens\. However, your messages resulted in 9000 tokens\.$/,
+      /^127\.0\.0\.1:\d+ 拒绝了这次请求：对话内容超出了模型的上下文窗口。请新建一个会话，或换用上下文更大的模型。（HTTP 400）模型服务器的原话：This model's maximum context length is 8192 tokens\. However, your messages resulted in 9000 tokens\.$/,
     );
     await expect(shell.transcript).not.toContainText(
       /rate limiting|refused the API key|context window|The model server said/,

@@ -65,7 +65,7 @@ export const TURN_NOTICE_ENGLISH = {
 export const WITH_DETAIL_ENGLISH = "{{message}} ({{detail}})";
 
 /** What marks the model server's own message (`turnNotice.serverSaid`), shown after the notice. */
-export const SERVER_SAID_ENGLISH = "The model server said:";
+export const SERVER_SAID_ENGLISH = "The model server said: ";
 
 export type TurnNoticeCode = keyof typeof TURN_NOTICE_ENGLISH;
 
@@ -101,5 +101,5 @@ export function englishTurnNotice({ code, params }: TurnNotice): string {
       : fill(WITH_DETAIL_ENGLISH, { message, detail: params.detail });
   return params.serverSaid === undefined
     ? detailed
-    : `${detailed} ${SERVER_SAID_ENGLISH} “${params.serverSaid}”`;
+    : `${detailed} ${SERVER_SAID_ENGLISH}“${params.serverSaid}”`;
 }

@@ -268,9 +268,14 @@ describe("a model's broken replies (R2, M1)", () => {
     expect(entries[retry]).toEqual({
       kind: "notice",
       level: "info",
-      text: `${new URL(api.origin).host} is rate limiting requests; trying again in 1 s. (HTTP 429: Slow down)`,
+      text: `${new URL(api.origin).host} is rate limiting requests; trying again in 1 s. (HTTP 429) The model server said: “Slow down”`,
       code: "model.retryRateLimited",
-      params: { endpoint: new URL(api.origin).host, seconds: "1", detail: "HTTP 429: Slow down" },
+      params: {
+        endpoint: new URL(api.origin).host,
+        seconds: "1",
+        detail: "HTTP 429",
+        serverSaid: "Slow down",
+      },
     });
     expect(entries.slice(retry + 1, retry + 2)).toEqual([
       { kind: "assistant.message", text: "Made it." },

@@ -61,7 +61,8 @@ function ServerSaid({ label, words }: { label: string; words: string | undefined
   if (words === undefined) return null;
   return (
     <span className="entry-notice-server" data-testid="notice-server-said">
-      {label} <q>{words}</q>
+      {label}
+      <q>{words}</q>
     </span>
   );
 }

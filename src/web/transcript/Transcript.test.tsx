@@ -261,7 +261,7 @@ describe("Transcript", () => {
       "api.example.com 拒绝了这次请求：对话内容超出了模型的上下文窗口。请新建一个会话，或换用上下文更大的模型。（HTTP 400）模型服务器的原话：",
     );
     const said = within(failure!).getByTestId("notice-server-said");
-    expect(said).toHaveTextContent("模型服务器的原话： prompt is too long: <b>210000</b> tokens");
+    expect(said).toHaveTextContent("模型服务器的原话：prompt is too long: <b>210000</b> tokens");
     expect(said.querySelector("b")).toBeNull();
     expect(scenario).toHaveTextContent(
       "脚本模型无法读取它的场景文件 x.yaml。请检查该文件是否存在、能否读取。",
