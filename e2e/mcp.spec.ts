@@ -1,3 +1,4 @@
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "./fixtures.ts";
 import { connectAgent } from "./mcpAgent.ts";
 import { ShellPage } from "./pages/shell.ts";
@@ -114,5 +115,62 @@ test("[B8][B3] a restart mid-call: the agent is told to retry, its retried call 
   await expect(page.getByTestId("session-item").filter({ hasText: "outside-agent" })).toHaveCount(
     1,
   );
+  await again.close();
+});
+
+test("[X1][B3][B8] an agent asks as an MCP task: nothing is held while the person thinks, the server is killed, and the answer given after the restart reaches the agent's next poll", async ({
+  page,
+  server,
+}) => {
+  const shell = new ShellPage(page);
+  await shell.open(server.url);
+  const agent = await connectAgent(server, "task-agent");
+  const { task } = await agent.request(
+    {
+      method: "tools/call",
+      params: {
+        name: "ask_user_question",
+        arguments: {
+          questions: [
+            {
+              question: "Which license?",
+              header: "License",
+              options: [{ label: "MIT" }, { label: "Apache-2.0" }],
+              multiSelect: false,
+            },
+          ],
+        },
+      },
+    },
+    CreateTaskResultSchema,
+    { task: { ttl: 600_000 } },
+  );
+  // The call's reply is its task, before anyone answered.
+  expect(task.status).toBe("working");
+  await page.getByTestId("session-item").filter({ hasText: "task-agent" }).click();
+  const card = page.getByRole("region", { name: "Questions from the agent" });
+  await expect(card.getByText("Which license?")).toBeVisible();
+  expect((await agent.experimental.tasks.getTask(task.taskId)).status).toBe("working");
+
+  await server.restart("SIGKILL");
+  await agent.close().catch(() => {});
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open", {
+    timeout: 20_000,
+  });
+  await expect(card.getByText("Which license?")).toBeVisible();
+  await card.getByRole("radio", { name: "Apache-2.0" }).check();
+  await card.getByRole("button", { name: "Submit" }).click();
+  await expect(card).toHaveCount(0);
+
+  // The agent comes back (a new MCP session, same name) and asks for its task's result.
+  const again = await connectAgent(server, "task-agent");
+  const result = await again.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+  expect(result.isError).toBe(false);
+  expect(result.content[0]).toMatchObject({ type: "text" });
+  expect(JSON.stringify(result.content)).toContain("→ Apache-2.0");
+  expect(result.structuredContent).toMatchObject({
+    status: "answered",
+    answers: { "Which license?": { labels: ["Apache-2.0"] } },
+  });
   await again.close();
 });
