@@ -1,7 +1,14 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { startTestServer, type TestServer } from "../testing/testServer.ts";
 import { AgentTasks } from "./mcpTasks.ts";
 import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
@@ -241,6 +248,32 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     });
     const other = await raw.post(raw.request("tasks/get", { taskId: "mcp_unknown" }));
     expect(JSON.stringify(messagesOf(other)[0])).toMatch(/Task not found/);
+  });
+
+  it("[B6] an agent that offers roots makes its first call as a task: its roots are asked, and the task lands in that workspace's session", async () => {
+    const root = join(test.workspace, "packages", "app");
+    mkdirSync(root, { recursive: true });
+    const agent = new Client(
+      { name: "rooted-agent", version: "1.0.0" },
+      { capabilities: { roots: {} } },
+    );
+    let asked = 0;
+    agent.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked += 1;
+      return { roots: [{ uri: pathToFileURL(root).href }] };
+    });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${test.origin}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${test.server.token}` } },
+      }),
+    );
+    clients.push(agent);
+    const task = await createTask(agent, "ask_user_question", databaseAsk);
+    expect(task.status).toBe("working");
+    const { session } = await pendingSoon();
+    expect(session.model).toBe("mcp/rooted-agent");
+    expect(asked).toBe(1);
+    expect((await agent.experimental.tasks.getTask(task.taskId)).status).toBe("working");
   });
 
   it("[R12] tasks count against the calls one agent may have waiting", async () => {
