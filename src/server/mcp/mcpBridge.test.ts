@@ -6,7 +6,7 @@ import { type StoredEntry, WIRE_INPUT_CHARS } from "../../protocol/index.ts";
 import { systemClock } from "../clock.ts";
 import { openDatabase } from "../store/database.ts";
 import { SessionLog } from "../store/sessionLog.ts";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { mcpQuestionSoon, startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
 import { askUserQuestionTool } from "../tools/askUserQuestion.ts";
 import { exitPlanModeTool } from "../tools/exitPlanMode.ts";
@@ -110,15 +110,7 @@ describe("MCP bridge (X1), spoken to by the official MCP client", () => {
       db.close();
     }
   };
-  const pendingSoon = async () => {
-    for (let i = 0; i < 200; i++) {
-      const session = test.server.sessions.summaries().find((s) => s.model.startsWith("mcp/"));
-      const pending = session ? test.server.interactions.pending(session.id) : [];
-      if (session && pending.length > 0) return { session, pending };
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error("no pending interaction appeared");
-  };
+  const pendingSoon = () => mcpQuestionSoon(test);
 
   beforeEach(async () => {
     test = await startTestServer({ mcpProgressEveryMs: 100 });

@@ -9,7 +9,7 @@ import {
   CreateTaskResultSchema,
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { startTestServer, type TestServer } from "../testing/testServer.ts";
+import { mcpQuestionSoon, startTestServer, type TestServer } from "../testing/testServer.ts";
 import { AgentTasks } from "./mcpTasks.ts";
 import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
 import { WaitingCall } from "./waitingCalls.ts";
@@ -54,15 +54,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     return created.task;
   };
 
-  const pendingSoon = async () => {
-    for (let i = 0; i < 200; i++) {
-      const session = test.server.sessions.summaries().find((s) => s.model.startsWith("mcp/"));
-      const pending = session ? test.server.interactions.pending(session.id) : [];
-      if (session && pending.length > 0) return { session, pending };
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error("no pending interaction appeared");
-  };
+  const pendingSoon = () => mcpQuestionSoon(test);
 
   beforeEach(async () => {
     test = await startTestServer({ mcpTaskPollMs: 20 });

@@ -65,3 +65,14 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}): P
   describeUrls();
   return handle;
 }
+
+/** The first MCP agent's session once a question of its is pending (tests poll for it). */
+export async function mcpQuestionSoon(test: TestServer) {
+  for (let i = 0; i < 200; i++) {
+    const session = test.server.sessions.summaries().find((s) => s.model.startsWith("mcp/"));
+    const pending = session ? test.server.interactions.pending(session.id) : [];
+    if (session && pending.length > 0) return { session, pending };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("no pending interaction appeared");
+}
