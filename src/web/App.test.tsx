@@ -102,11 +102,16 @@ describe("App", () => {
     await user.click(screen.getByTestId("new-session"));
     await user.keyboard("second task{Enter}");
     act(() => client.receive(snapshotFrame("later", [stored(1, created)], { title: "Later" })));
-    expect(sent.slice(1)).toEqual([
+    const isDraft = (frame: (typeof sent)[number]) => frame.type === "composer.draft";
+    expect(sent.filter((frame) => !isDraft(frame))).toEqual([
       { type: "session.create" },
-      // Leaving the first session keeps what was typed there as its draft (W14).
-      { type: "composer.draft", sessionId: "fresh", text: "add a notes file" },
+      { type: "session.create" },
       expect.objectContaining({ type: "prompt", sessionId: "later", text: "second task" }),
+    ]);
+    // What was typed in the first session is kept as its draft (W14), once: by its 400 ms timer,
+    // which a slow machine reaches before the second click, or else on leaving the session.
+    expect(sent.filter(isDraft)).toEqual([
+      { type: "composer.draft", sessionId: "fresh", text: "add a notes file" },
     ]);
     expect(screen.getByTestId("composer-input")).toHaveValue("");
   });
