@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionEntry } from "../../protocol/index.ts";
 import {
   created,
@@ -12,6 +12,11 @@ import {
 } from "../store/fixtures.ts";
 import { renderShell } from "../testing/renderShell.tsx";
 import { ComposerArea } from "./ComposerArea.tsx";
+import { COMPOSER_DRAFT_DEBOUNCE_MS } from "./useComposerDraft.ts";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function renderComposer(entries: SessionEntry[] = [], online = true, recordComposerDrafts = false) {
   const frames = [
@@ -88,14 +93,19 @@ describe("Composer", () => {
     expect(input).toHaveValue("/mode yolo");
   });
 
-  it("[W14] starts from the server's draft and saves what is typed as the new draft", async () => {
-    const user = userEvent.setup();
+  it("[W14] starts from the server's draft and saves what is typed as the new draft", () => {
+    // Synchronous input events and a fake setTimeout: the pause the save waits for is the test's
+    // to make, not a slow machine's.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { input, sent } = renderComposer([{ kind: "composer.draft", text: "half" }], true, true);
     expect(input).toHaveValue("half");
-    await user.type(input, " done");
-    await waitFor(() =>
-      expect(sent).toEqual([{ type: "composer.draft", sessionId: "s1", text: "half done" }]),
-    );
+    fireEvent.input(input, { target: { value: "half d" } });
+    fireEvent.input(input, { target: { value: "half done" } });
+    expect(sent).toEqual([]);
+    act(() => {
+      vi.advanceTimersByTime(COMPOSER_DRAFT_DEBOUNCE_MS);
+    });
+    expect(sent).toEqual([{ type: "composer.draft", sessionId: "s1", text: "half done" }]);
   });
 
   it("[P1] shows the current mode, plan over the permission mode", () => {
