@@ -60,6 +60,45 @@ async function expectInViewWithoutScrolling(page: Page, controls: Locator[]): Pr
   expect(scroll.scroll, "the page is taller than the phone").toBeLessThanOrEqual(scroll.view);
 }
 
+/** U2/W6: what a waiting card leaves the message box, in px from its top edge to the window's foot. */
+const WAITING_BOX = 64;
+/** U2: the touch floor; a button whose label runs onto a second line is taller. */
+const TOUCH_TARGET = 44;
+
+/** U2/W6: the message box's share of the phone: from its top edge to the window's foot. */
+async function boxShare(page: Page, box: Locator): Promise<number> {
+  const top = await box.evaluate((node) => node.getBoundingClientRect().top);
+  return page.viewportSize()!.height - top;
+}
+
+/** U2: every button a card shows has its whole label on one line: none taller, none cut short. */
+async function expectOneLineLabels(card: Locator, step: string): Promise<void> {
+  const buttons = await card.getByRole("button").evaluateAll((nodes) =>
+    nodes
+      .filter((node) => node.checkVisibility())
+      .map((node) => ({
+        name: node.getAttribute("aria-label") ?? node.textContent,
+        height: node.getBoundingClientRect().height,
+        fits: node.scrollWidth <= node.clientWidth,
+      })),
+  );
+  expect(buttons.length, step).toBeGreaterThan(0);
+  for (const button of buttons) {
+    expect(button.height, `${step}: "${button.name}" takes two lines`).toBeLessThanOrEqual(
+      TOUCH_TARGET,
+    );
+    expect(button.fits, `${step}: "${button.name}" is cut short`).toBe(true);
+  }
+}
+
+/** U2/W6: the plan card's tools share one row, so the plan keeps the height a second would take. */
+async function expectToolsOnOneRow(tools: Locator[], step: string): Promise<void> {
+  const tops = await Promise.all(
+    tools.map((tool) => tool.evaluate((node) => node.getBoundingClientRect().top)),
+  );
+  expect(new Set(tops).size, `${step}: the plan's tools take more than one row`).toBe(1);
+}
+
 /** A tap lands only on something on screen: bring it in first, as a thumb scroll would. */
 async function tap(control: Locator): Promise<void> {
   await control.scrollIntoViewIfNeeded();
@@ -173,6 +212,65 @@ for (const locale of ["en", "zh-CN"] as const) {
       await expect(shell.sessionsToggle).toBeFocused();
       await expect(shell.sessionsToggle).toHaveAttribute("aria-expanded", "false");
       await expectInViewWithoutScrolling(page, buttons);
+    });
+    test(`[U2][W6] at 390 and 360 px a waiting card's buttons each keep to one line, the plan's tools to one row, and the empty message box to one line until it has the keyboard (${locale})`, async ({
+      page,
+      server,
+    }) => {
+      const shell = new ShellPage(page);
+      const questions = new QuestionsPage(page, locale);
+      const send = page.getByTestId("composer-send");
+      await shell.startSession(server.url, "add a notes file");
+
+      await expect(questions.flow).toBeVisible();
+      await expect(shell.composer).not.toBeFocused();
+      expect(await boxShare(page, shell.composer), "the waiting box's share").toBeLessThanOrEqual(
+        WAITING_BOX,
+      );
+      await expect(send).toBeHidden();
+      await expectOneLineLabels(questions.flow, "question");
+
+      // W5: Tab reaches the box, which opens out with its bar; what is typed keeps it open.
+      await questions.submit.focus();
+      await page.keyboard.press("Tab");
+      await expect(shell.composer).toBeFocused();
+      await expect(send).toBeVisible();
+      expect(await boxShare(page, shell.composer)).toBeGreaterThan(WAITING_BOX);
+      await page.keyboard.type("later");
+      await questions.submit.focus();
+      await expect(send).toBeVisible();
+      await shell.composer.fill("");
+      await questions.submit.focus();
+      await expect(send).toBeHidden();
+
+      await tap(questions.option("Project map"));
+      await tap(questions.submit);
+      const card = questions.planCard(questions.copy["planReview.cardName"]);
+      await expect(
+        card.getByRole("heading", { name: "Plan: a notes file for newcomers" }),
+      ).toBeVisible();
+      const tool = (key: "editPlan" | "addFeedback" | "ask" | "approveOptions") =>
+        card.getByRole("button", { name: questions.copy[`planReview.${key}`], exact: true });
+      const approveOptions = tool("approveOptions");
+      const tools = [tool("editPlan"), tool("addFeedback"), tool("ask"), approveOptions];
+      for (const width of [390, 360]) {
+        await page.setViewportSize({ width, height: 844 });
+        expect(
+          await boxShare(page, shell.composer),
+          `${width} px: the box's share`,
+        ).toBeLessThanOrEqual(WAITING_BOX);
+        await expect(send).toBeHidden();
+        await expectOneLineLabels(card, `plan card at ${width} px`);
+        await expectToolsOnOneRow(tools, `${width} px`);
+      }
+
+      // The longest Approve label, once an option is chosen, still keeps to one line.
+      await tap(approveOptions);
+      await tap(card.getByRole("radio", { name: questions.copy["planReview.option.edit"] }));
+      await expect(
+        card.getByRole("button", { name: questions.copy["planReview.option.edit"], exact: true }),
+      ).toBeVisible();
+      await expectOneLineLabels(card, "Approve options open at 360 px");
     });
   });
 }

@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "../i18n/useTranslation.tsx";
+import { ToolButton } from "./ToolButton.tsx";
 
 export interface AskAboutPlanProps {
   disabled: boolean;
@@ -28,18 +29,16 @@ export function AskAboutPlan({ disabled, onAsk }: AskAboutPlanProps) {
 
   return (
     <div className="qreview-ask">
-      <button
-        type="button"
-        className="qbtn qbtn--link"
+      <ToolButton
+        label={t("planReview.ask")}
+        short={open ? undefined : t("planReview.askShort")}
         aria-expanded={open}
         aria-controls={boxId}
         onClick={() => {
           focusBox.current = !open;
           setOpen(!open);
         }}
-      >
-        {t("planReview.ask")}
-      </button>
+      />
       <form
         id={boxId}
         hidden={!open}

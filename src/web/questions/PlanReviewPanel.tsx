@@ -16,6 +16,7 @@ import { type FollowUpSummary, PlanCommentSurface } from "./comments/PlanComment
 import { PlanChanges } from "./PlanChanges.tsx";
 import type { PlanReview } from "./planReviewOf.ts";
 import { ReceiptMessage } from "./ReceiptMessage.tsx";
+import { ToolButton } from "./ToolButton.tsx";
 import type { ReceiptView } from "./types.ts";
 import { useClaimFocus } from "./useClaimFocus.ts";
 import { useOneShotLatch } from "./useOneShotLatch.ts";
@@ -276,35 +277,31 @@ export function PlanReviewPanel({
         {t("planReview.comments.keyboardHint")}
       </p>
 
-      {/* W6: the disclosures share wrapping rows, so a phone keeps the plan and the decision in view. */}
+      {/* W6: the disclosures share one row (a phone shows their short labels), an open one its own. */}
       <div className="qreview-tools">
         <div className="qreview-edit">
-          <button
-            type="button"
-            className="qbtn qbtn--link"
+          <ToolButton
+            label={t("planReview.editPlan")}
+            short={t("planReview.editPlanShort")}
             aria-pressed={editing}
             disabled={latched}
             onClick={() => setEditing((on) => !on)}
-          >
-            {t("planReview.editPlan")}
-          </button>
+          />
           {edited && <span className="qreview-edited-mark">{t("planReview.editedMark")}</span>}
         </div>
 
         {refuse !== undefined && (
           <div className="qreview-feedback">
-            <button
-              type="button"
-              className="qbtn qbtn--link"
+            <ToolButton
+              label={t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
+              short={feedbackOpen ? undefined : t("planReview.addFeedbackShort")}
               aria-expanded={feedbackOpen}
               aria-controls={feedbackId}
               onClick={() => {
                 focusFeedback.current = !feedbackOpen;
                 setFeedbackOpen(!feedbackOpen);
               }}
-            >
-              {t(feedbackOpen ? "planReview.hideFeedback" : "planReview.addFeedback")}
-            </button>
+            />
             <div id={feedbackId} hidden={!feedbackOpen}>
               <label className="qreview-feedback-label">
                 <span>{t("planReview.feedbackLabel")}</span>
