@@ -86,6 +86,17 @@ describe("Composer modes", () => {
     ]);
   });
 
+  it("[P2] pressed twice before the server answers, the second Shift+Tab goes one mode further", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = renderComposer(build);
+    await user.click(input);
+    await user.keyboard("{Shift>}{Tab}{/Shift}{Shift>}{Tab}{/Shift}");
+    expect(sent).toEqual([
+      { type: "mode.set", sessionId: "s1", mode: "edit" },
+      { type: "mode.set", sessionId: "s1", mode: "yolo" },
+    ]);
+  });
+
   it("[P2] plain Tab is left alone, and nothing is sent while offline", async () => {
     const user = userEvent.setup();
     const { input, sent } = renderComposer(build, { online: false });

@@ -6,7 +6,7 @@ import { takeComposerFocusRequest } from "../layout/composerFocus.ts";
 import { useSessionModel } from "../models/useSessionModel.ts";
 import { useAppStore } from "../store/store.ts";
 import { type ComposerProblem, runComposerInput } from "./commands.ts";
-import { nextModeInCycle } from "./cycleMode.ts";
+import { useModeCycle } from "./cycleMode.ts";
 import { HeldMessages } from "./HeldMessages.tsx";
 import { MODE_CYCLE_HINT_ID, ModeChip } from "./ModeChip.tsx";
 import { parseComposerInput } from "./parseComposerInput.ts";
@@ -37,6 +37,7 @@ export function Composer({
   const model = useSessionModel(sessionId);
   const mcpClient = model !== null && isDrivenOverMcp(model) ? mcpClientOf(model) : null;
   const mode = useSessionMode(sessionId);
+  const nextMode = useModeCycle(sessionId, mode);
   const completion = useSessionCompletion({ sessionId, text, setText, inputRef });
   // W5: Esc, then Shift+Tab, moves focus back as it would anywhere else (no keyboard trap).
   const shiftTabLeaves = useRef(false);
@@ -85,7 +86,7 @@ export function Composer({
       !event.nativeEvent.isComposing
     ) {
       event.preventDefault();
-      if (online) client.setMode(sessionId, nextModeInCycle(mode));
+      if (online) client.setMode(sessionId, nextMode());
       return;
     }
     // An IME uses Enter to confirm a candidate; that Enter is not a send.
