@@ -304,7 +304,7 @@ export class McpBridge {
         result
           ? toCallResult(result, this.inbox.take(task.sessionId))
           : toolError(messageOf(error)),
-      deps.taskPollMs,
+      { minPollMs: deps.taskPollMs },
     );
     this.fastStreams = new FastStreams(
       this.events,

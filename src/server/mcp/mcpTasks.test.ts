@@ -291,7 +291,7 @@ describe("AgentTasks (MCP tasks)", () => {
     const tasks = new AgentTasks(
       () => 0,
       () => ({ content: [] }),
-      1_000,
+      { minPollMs: 1_000 },
     );
     const wait = (n: number) => {
       const call = new WaitingCall("ask_user_question", () => new Promise(() => {}));
@@ -306,5 +306,30 @@ describe("AgentTasks (MCP tasks)", () => {
     for (let n = 2_000; n < 20_000; n++) wait(n);
     expect(tasks.view(first).pollInterval).toBe(30_000);
     expect(tasks.workingIn("sess_1")).toBe(20_000);
+  });
+});
+
+describe("AgentTasks: what ended tasks may keep", () => {
+  it("[R12] an agent that makes and cancels tasks fast keeps only its latest ended ones; another agent's stay", () => {
+    const tasks = new AgentTasks(
+      () => 0,
+      () => ({ content: [] }),
+      { endedPerSession: 10 },
+    );
+    const made = (sessionId: string, n: number) => {
+      const call = new WaitingCall("ask_user_question", () => new Promise(() => {}));
+      call.callId = `mcp_${sessionId}_${n}`;
+      return tasks.track(sessionId, call);
+    };
+    tasks.cancel(made("calm", 0));
+    for (let n = 0; n < 25; n++) tasks.cancel(made("flood", n));
+    expect(tasks.get("mcp_calm_0", "calm")?.status).toBe("cancelled");
+    expect(tasks.get("mcp_flood_24", "flood")?.status).toBe("cancelled");
+    expect(tasks.get("mcp_flood_0", "flood")).toBeUndefined();
+    const kept = Array.from({ length: 25 }, (_, n) => tasks.get(`mcp_flood_${n}`, "flood")).filter(
+      Boolean,
+    );
+    expect(kept.length).toBeLessThanOrEqual(10);
+    expect(kept.length).toBeGreaterThanOrEqual(9);
   });
 });

@@ -16,6 +16,11 @@ const POLLS_PER_SECOND = 200;
 /** A person's answer reaches a polling agent within a second, while few tasks wait. */
 export const MIN_POLL_MS = 1_000;
 const MAX_POLL_MS = 30_000;
+/**
+ * Ended tasks kept for one agent at most, however fast it makes and cancels them: past this the
+ * oldest are forgotten early (a hostile agent cannot fill the server's memory for an hour).
+ */
+const ENDED_PER_SESSION = 1_000;
 
 export type TaskStatus = "working" | "completed" | "cancelled";
 
@@ -80,6 +85,10 @@ export class AgentTasks {
   /** Working tasks by plangate session (R12 caps them as it caps waiting requests). */
   private readonly workingBySession = new Map<string, number>();
   private working = 0;
+  /** Ended tasks still kept, by plangate session. */
+  private readonly endedBySession = new Map<string, number>();
+  private readonly minPollMs: number;
+  private readonly endedPerSession: number;
 
   /** `finish`: the call's result (or why it failed) as the agent gets it. */
   constructor(
@@ -89,8 +98,11 @@ export class AgentTasks {
       result: McpToolResult | undefined,
       error: unknown,
     ) => CallToolResult,
-    private readonly minPollMs = MIN_POLL_MS,
-  ) {}
+    limits: { minPollMs?: number | undefined; endedPerSession?: number } = {},
+  ) {
+    this.minPollMs = limits.minPollMs ?? MIN_POLL_MS;
+    this.endedPerSession = limits.endedPerSession ?? ENDED_PER_SESSION;
+  }
 
   /** The task of a waiting call: one per call, whichever request asked for it. */
   track(sessionId: string, call: WaitingCall): AgentTask {
@@ -118,6 +130,7 @@ export class AgentTasks {
     task.result = result;
     task.updatedAt = endedAt;
     this.tasks.set(taskId, task);
+    this.keepEnded(sessionId);
     return task;
   }
 
@@ -141,6 +154,7 @@ export class AgentTasks {
     task.result = this.finish(task, result, error);
     task.updatedAt = this.now();
     this.count(task.sessionId, -1);
+    this.keepEnded(task.sessionId);
   }
 
   /**
@@ -157,6 +171,7 @@ export class AgentTasks {
     task.result = CANCELLED;
     task.updatedAt = this.now();
     this.count(task.sessionId, -1);
+    this.keepEnded(task.sessionId);
     return withdraw;
   }
 
@@ -183,8 +198,31 @@ export class AgentTasks {
   expire(): void {
     const cutoff = this.now() - TASK_KEEP_MS;
     for (const [taskId, task] of this.tasks) {
-      if (task.status !== "working" && task.updatedAt <= cutoff) this.tasks.delete(taskId);
+      if (task.status !== "working" && task.updatedAt <= cutoff) this.forget(taskId, task);
     }
+  }
+
+  /** One more ended task of the session; past its share, its oldest ended ones go. */
+  private keepEnded(sessionId: string): void {
+    const kept = (this.endedBySession.get(sessionId) ?? 0) + 1;
+    this.endedBySession.set(sessionId, kept);
+    if (kept <= this.endedPerSession) return;
+    // A tenth below the share, so the scan comes once per many ended tasks, not each one.
+    let over = kept - Math.floor(this.endedPerSession * 0.9);
+    for (const [taskId, task] of this.tasks) {
+      if (over === 0) break;
+      if (task.sessionId === sessionId && task.status !== "working") {
+        this.forget(taskId, task);
+        over -= 1;
+      }
+    }
+  }
+
+  private forget(taskId: string, task: AgentTask): void {
+    this.tasks.delete(taskId);
+    const kept = (this.endedBySession.get(task.sessionId) ?? 1) - 1;
+    if (kept > 0) this.endedBySession.set(task.sessionId, kept);
+    else this.endedBySession.delete(task.sessionId);
   }
 
   private count(sessionId: string, delta: number): void {
