@@ -558,7 +558,15 @@ export class McpBridge {
     server.setRequestHandler(sdk.GetTaskPayloadRequestSchema, async (request, extra) => {
       const task = await this.taskOf(sdk, connection, request.params.taskId, extra);
       // Asked before the task ended: answered when it does, as the spec has tasks/result block.
-      if (task.status === "working") await task.call?.result.catch(() => {});
+      // R12: such a request waits as a call does, and counts as one.
+      if (task.status === "working" && task.call) {
+        if (this.full(connection)) {
+          throw new sdk.McpError(sdk.ErrorCode.InvalidRequest, tooManyText(this.maxWaiting));
+        }
+        connection.waiting += 1;
+        await task.call.result.catch(() => {});
+        connection.waiting -= 1;
+      }
       return {
         ...(task.result ?? toolError("The task ended without a result.")),
         _meta: { [RELATED_TASK_META]: { taskId: task.taskId } },

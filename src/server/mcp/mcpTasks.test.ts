@@ -286,6 +286,39 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
   });
 });
 
+describe("MCP tasks: held results", () => {
+  let test: TestServer;
+  afterEach(() => test.stop());
+
+  it("[R12] a tasks/result held open waits as a call does, and counts against the calls one agent may have waiting", async () => {
+    test = await startTestServer({ mcpTaskPollMs: 20, mcpMaxWaitingPerSession: 2 });
+    const agent = new Client({ name: "holding-agent", version: "1.0.0" });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${test.origin}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${test.server.token}` } },
+      }),
+    );
+    const created = await agent.request(
+      { method: "tools/call", params: { name: "ask_user_question", arguments: databaseAsk } },
+      CreateTaskResultSchema,
+      { task: {} },
+    );
+    const hold = () =>
+      agent.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    const held = [hold(), hold()];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(hold()).rejects.toThrow(/already has 2 calls waiting/);
+    const { pending } = await mcpQuestionSoon(test);
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["SQLite"] },
+    });
+    for (const result of await Promise.all(held)) expect(textOf(result)).toContain("SQLite");
+    // Answered: the count is back, and a third request reads the result at once.
+    expect(textOf(await hold())).toContain("SQLite");
+    await agent.close();
+  });
+});
+
 describe("AgentTasks (MCP tasks)", () => {
   it("[B4] asks for longer polls as more tasks wait, so their polls together stay bounded", () => {
     const tasks = new AgentTasks(
