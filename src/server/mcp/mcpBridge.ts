@@ -609,6 +609,8 @@ export class McpBridge {
     const left = before.unfinished.find((call) => call.callId === taskId);
     if (left) {
       if (!TASK_TOOLS.has(left.name)) return undefined;
+      // B7: what the agent heard before the restart, it does not hear again with this result.
+      this.inbox.open(sessionId);
       const call = this.join(sessionId, left.name, left.input, taskId);
       return call.callId === taskId ? this.tasks.track(sessionId, call) : undefined;
     }

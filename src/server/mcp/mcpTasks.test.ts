@@ -10,6 +10,7 @@ import {
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpQuestionSoon, startTestServer, type TestServer } from "../testing/testServer.ts";
+import { TestClient } from "../testing/wsClient.ts";
 import { AgentTasks } from "./mcpTasks.ts";
 import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
 import { WaitingCall } from "./waitingCalls.ts";
@@ -185,6 +186,18 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       if ((await agent.experimental.tasks.getTask(answered.taskId)).status !== "working") break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    // B7: the person writes to the agent; it hears that with its next result, once.
+    const lastSeq = () =>
+      test.server.sessions.summaries().find((s) => s.id === session.id)!.lastSeq;
+    const seqBefore = lastSeq();
+    const { client: page } = await TestClient.greeted(test.wsUrl, test.browserHeaders);
+    page.send({ type: "prompt", sessionId: session.id, text: "Keep the snapshot tests" });
+    for (let i = 0; i < 100 && lastSeq() === seqBefore; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    page.socket.close();
+    const todos = await agent.callTool({ name: "write_todos", arguments: { todos: [] } });
+    expect(textOf(todos as CallToolResult)).toContain("> Keep the snapshot tests");
     const plan = { plan: "# Plan\n\n1. Migrate" };
     const waiting = await createTask(agent, "review_plan", plan);
     for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length === 0; i++) {
@@ -216,6 +229,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       CallToolResultSchema,
     );
     expect(textOf(result)).toMatch(/approved the plan/);
+    expect(textOf(result)).not.toContain("Keep the snapshot tests");
     expect(result.structuredContent).toEqual({ verdict: "approve", option: "default" });
   });
 
