@@ -1,4 +1,18 @@
+import type { SessionEntry } from "../../protocol/index.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
+
+/** B7: what of an entry the agent is told: a message the user typed, or a late answer. */
+export function heardOf(entry: SessionEntry): string | undefined {
+  return entry.kind === "user.message" && (!entry.synthetic || entry.lateAnswerFor !== undefined)
+    ? entry.text
+    : undefined;
+}
+
+/** B7: the text added to a result for what the user wrote; empty when nothing is new. */
+export function heardText(texts: readonly string[]): string {
+  if (texts.length === 0) return "";
+  return `\n\nThe user also wrote to you in plangate:\n\n${texts.map((text) => `> ${text.replaceAll("\n", "\n> ")}`).join("\n\n")}`;
+}
 
 /**
  * B7/X2: what the user wrote to an MCP agent that it has not heard yet: messages typed into its
@@ -32,12 +46,6 @@ export class AgentInbox {
     const since = this.heardSeq.get(sessionId) ?? 0;
     const messages = this.log.entriesOfKindAfter(sessionId, "user.message", since);
     this.heardSeq.set(sessionId, messages.at(-1)?.seq ?? since);
-    const texts = messages.flatMap(({ entry }) =>
-      entry.kind === "user.message" && (!entry.synthetic || entry.lateAnswerFor !== undefined)
-        ? [entry.text]
-        : [],
-    );
-    if (texts.length === 0) return "";
-    return `\n\nThe user also wrote to you in plangate:\n\n${texts.map((text) => `> ${text.replaceAll("\n", "\n> ")}`).join("\n\n")}`;
+    return heardText(messages.flatMap(({ entry }) => heardOf(entry) ?? []));
   }
 }

@@ -20,7 +20,7 @@ import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SqlDb } from "../store/sqlDb.ts";
 import { isStorageFailure } from "../store/storageHealth.ts";
-import { AgentInbox } from "./agentInbox.ts";
+import { AgentInbox, heardOf, heardText } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import {
   cancelledIdOf,
@@ -119,6 +119,8 @@ interface EndedCall {
   isError: boolean;
   output: string;
   structured: Record<string, unknown> | undefined;
+  /** B7: what the user wrote since the result before it, which the agent heard with this one. */
+  heard: string;
 }
 
 /** What the log held for a session when this process first read it. */
@@ -624,7 +626,7 @@ export class McpBridge {
       sessionId,
       ended.createdAt,
       ended.endedAt,
-      toCallResult(result, ""),
+      toCallResult(result, ended.heard),
     );
   }
 
@@ -980,17 +982,25 @@ export class McpBridge {
     const since = this.now() - TASK_KEEP_MS;
     const madeAt = new Map<string, number>();
     const ended = new Map<string, EndedCall>();
+    // As AgentInbox counts: a result carries what was written after the result before it.
+    let written: string[] = [];
     for (const { at, entry } of entries) {
+      const heard = heardOf(entry);
+      if (heard !== undefined) written.push(heard);
       if (entry.kind === "tool.call" && entry.callId.startsWith(MCP_CALL_PREFIX)) {
         madeAt.set(entry.callId, at);
-      } else if (entry.kind === "tool.result" && at > since && madeAt.has(entry.callId)) {
-        ended.set(entry.callId, {
-          createdAt: madeAt.get(entry.callId) as number,
-          endedAt: at,
-          isError: entry.isError,
-          output: entry.output,
-          structured: entry.structured,
-        });
+      } else if (entry.kind === "tool.result") {
+        if (at > since && madeAt.has(entry.callId)) {
+          ended.set(entry.callId, {
+            createdAt: madeAt.get(entry.callId) as number,
+            endedAt: at,
+            isError: entry.isError,
+            output: entry.output,
+            structured: entry.structured,
+            heard: heardText(written),
+          });
+        }
+        written = [];
       }
     }
     return ended;

@@ -179,6 +179,19 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     let agent = await connect();
     const answered = await createTask(agent, "ask_user_question", databaseAsk);
     const { session, pending } = await pendingSoon();
+    const say = async (text: string) => {
+      const count = () =>
+        test.server.sessions.summaries().find((s) => s.id === session.id)!.lastSeq;
+      const before = count();
+      const { client: page } = await TestClient.greeted(test.wsUrl, test.browserHeaders);
+      page.send({ type: "prompt", sessionId: session.id, text });
+      for (let i = 0; i < 100 && count() === before; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      page.socket.close();
+    };
+    // B7: written while the task waits; its result, read only after the restart, carries it.
+    await say("Use the read replica");
     test.server.interactions.answer(pending[0]!.request.interactionId, {
       "Which database?": { labels: ["SQLite"] },
     });
@@ -187,15 +200,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // B7: the person writes to the agent; it hears that with its next result, once.
-    const lastSeq = () =>
-      test.server.sessions.summaries().find((s) => s.id === session.id)!.lastSeq;
-    const seqBefore = lastSeq();
-    const { client: page } = await TestClient.greeted(test.wsUrl, test.browserHeaders);
-    page.send({ type: "prompt", sessionId: session.id, text: "Keep the snapshot tests" });
-    for (let i = 0; i < 100 && lastSeq() === seqBefore; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    page.socket.close();
+    await say("Keep the snapshot tests");
     const todos = await agent.callTool({ name: "write_todos", arguments: { todos: [] } });
     expect(textOf(todos as CallToolResult)).toContain("> Keep the snapshot tests");
     const plan = { plan: "# Plan\n\n1. Migrate" };
@@ -214,6 +219,8 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       CallToolResultSchema,
     );
     expect(textOf(before)).toContain("SQLite");
+    expect(textOf(before)).toContain("> Use the read replica");
+    expect(textOf(before)).not.toContain("Keep the snapshot tests");
     expect(before.structuredContent).toMatchObject({ status: "answered" });
 
     const resumed = await agent.experimental.tasks.getTask(waiting.taskId);
