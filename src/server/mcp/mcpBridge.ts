@@ -12,7 +12,7 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "better-sqlite3";
-import { MCP_MODEL_PREFIX, type StoredEntry } from "../../protocol/index.ts";
+import { MCP_MODEL_PREFIX } from "../../protocol/index.ts";
 import { danglingCalls } from "../sessions/conversation.ts";
 import type { SessionManager } from "../sessions/sessionManager.ts";
 import type { ToolCallToRun } from "../sessions/toolExecutor.ts";
@@ -20,7 +20,7 @@ import { randomId } from "../store/ids.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import type { SqlDb } from "../store/sqlDb.ts";
 import { isStorageFailure } from "../store/storageHealth.ts";
-import { AgentInbox, heardOf, heardText } from "./agentInbox.ts";
+import { AgentInbox } from "./agentInbox.ts";
 import { AgentSessions } from "./agentSessions.ts";
 import {
   cancelledIdOf,
@@ -35,16 +35,19 @@ import {
 import {
   type AgentTask,
   AgentTasks,
+  type EndedCall,
+  endedTaskCalls,
+  MCP_CALL_PREFIX,
   RELATED_TASK_META,
   TASK_CAPABILITIES,
   TASK_KEEP_MS,
 } from "./mcpTasks.ts";
 import {
-  MCP_ASK_TOOL,
-  MCP_REVIEW_TOOL,
   type McpToolResult,
   mcpOutputSchemas,
+  mcpToolListing,
   mcpTools,
+  TASK_TOOLS,
 } from "./mcpTools.ts";
 import { SpreadBeat } from "./spreadBeat.ts";
 import { SessionEvents, SqliteEventStore } from "./sqliteEventStore.ts";
@@ -112,17 +115,6 @@ type McpFastCall = FastCall<McpConnection>;
 /** A fast call taken in: its connection, the call, its arguments, and whether it asks for a task. */
 type Intake = [McpConnection, McpFastCall, unknown, boolean];
 
-/** A call of an MCP agent that ended before this start, as its task reads it back (MCP tasks). */
-interface EndedCall {
-  createdAt: number;
-  endedAt: number;
-  isError: boolean;
-  output: string;
-  structured: Record<string, unknown> | undefined;
-  /** B7: what the user wrote since the result before it, which the agent heard with this one. */
-  heard: string;
-}
-
 /** What the log held for a session when this process first read it. */
 interface BeforeStart {
   /** B8: calls left without a result by the last shutdown, run again when asked again. */
@@ -130,12 +122,6 @@ interface BeforeStart {
   /** MCP calls that ended within TASK_KEEP_MS, by call id: their tasks' results. */
   ended: Map<string, EndedCall>;
 }
-
-/** How the `tool.call` entries of MCP agents' calls are named. */
-const MCP_CALL_PREFIX = "mcp_";
-
-/** Tools an agent may call as an MCP task: the ones that wait on the user. */
-const TASK_TOOLS: ReadonlySet<string> = new Set([MCP_ASK_TOOL, MCP_REVIEW_TOOL]);
 
 /**
  * One request waiting on a call (B3): the agent's cancel reaches it through `handleEvent`, so
@@ -524,36 +510,13 @@ export class McpBridge {
     }
   }
 
-  /**
-   * MCP tasks: tools/list as the SDK words it, with the tools that wait on the user marked as
-   * callable as a task (the SDK marks every tool it did not run as a task itself "forbidden").
-   */
-  private listTools(sdk: McpSdk): ListToolsResult {
-    this.toolListing ??= {
-      tools: this.tools.list().map((tool) => {
-        const name = tool.name as keyof typeof mcpOutputSchemas;
-        const schema = (zod: unknown, pipeStrategy: "input" | "output") =>
-          sdk.toJsonSchemaCompat(sdk.normalizeObjectSchema(zod as never) as never, {
-            strictUnions: true,
-            pipeStrategy,
-          }) as ListToolsResult["tools"][number]["inputSchema"];
-        return {
-          name,
-          description: tool.description,
-          inputSchema: schema(tool.inputSchema, "input"),
-          annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive },
-          execution: { taskSupport: TASK_TOOLS.has(name) ? "optional" : "forbidden" },
-          outputSchema: schema(mcpOutputSchemas[name], "output"),
-        };
-      }),
-    };
-    return this.toolListing;
-  }
-
   /** MCP tasks: tasks/get, tasks/result and tasks/cancel, for the agent's own tasks only. */
   private serveTasks(sdk: McpSdk, connection: McpConnection): void {
     const server = connection.server.server;
-    server.setRequestHandler(sdk.ListToolsRequestSchema, () => this.listTools(sdk));
+    server.setRequestHandler(sdk.ListToolsRequestSchema, () => {
+      this.toolListing ??= mcpToolListing(sdk, this.tools);
+      return this.toolListing;
+    });
     server.setRequestHandler(sdk.GetTaskRequestSchema, async (request, extra) =>
       this.tasks.view(await this.taskOf(sdk, connection, request.params.taskId, extra)),
     );
@@ -972,38 +935,13 @@ export class McpBridge {
     let before = this.beforeStart.get(sessionId);
     if (!before) {
       const entries = this.deps.log.entriesAfter(sessionId, 0);
-      before = { unfinished: danglingCalls(entries), ended: this.endedCalls(entries) };
+      before = {
+        unfinished: danglingCalls(entries),
+        ended: endedTaskCalls(entries, this.now() - TASK_KEEP_MS),
+      };
       this.beforeStart.set(sessionId, before);
     }
     return before;
-  }
-
-  private endedCalls(entries: readonly StoredEntry[]): Map<string, EndedCall> {
-    const since = this.now() - TASK_KEEP_MS;
-    const madeAt = new Map<string, number>();
-    const ended = new Map<string, EndedCall>();
-    // As AgentInbox counts: a result carries what was written after the result before it.
-    let written: string[] = [];
-    for (const { at, entry } of entries) {
-      const heard = heardOf(entry);
-      if (heard !== undefined) written.push(heard);
-      if (entry.kind === "tool.call" && entry.callId.startsWith(MCP_CALL_PREFIX)) {
-        madeAt.set(entry.callId, at);
-      } else if (entry.kind === "tool.result") {
-        if (at > since && madeAt.has(entry.callId)) {
-          ended.set(entry.callId, {
-            createdAt: madeAt.get(entry.callId) as number,
-            endedAt: at,
-            isError: entry.isError,
-            output: entry.output,
-            structured: entry.structured,
-            heard: heardText(written),
-          });
-        }
-        written = [];
-      }
-    }
-    return ended;
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */

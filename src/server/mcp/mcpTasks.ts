@@ -1,4 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { StoredEntry } from "../../protocol/index.ts";
+import { heardOf, heardText } from "./agentInbox.ts";
 import type { McpToolResult } from "./mcpTools.ts";
 import type { CallFollower, WaitingCall } from "./waitingCalls.ts";
 
@@ -231,4 +233,49 @@ export class AgentTasks {
     if (left > 0) this.workingBySession.set(sessionId, left);
     else this.workingBySession.delete(sessionId);
   }
+}
+
+/** How the `tool.call` entries of MCP agents' calls are named. */
+export const MCP_CALL_PREFIX = "mcp_";
+
+/** A call of an MCP agent that ended before this start, as its task reads it back. */
+export interface EndedCall {
+  createdAt: number;
+  endedAt: number;
+  isError: boolean;
+  output: string;
+  structured: Record<string, unknown> | undefined;
+  /** B7: what the user wrote since the result before it, which the agent heard with this one. */
+  heard: string;
+}
+
+/** The MCP calls a session's log shows ended since `since`, by call id: their tasks' results. */
+export function endedTaskCalls(
+  entries: readonly StoredEntry[],
+  since: number,
+): Map<string, EndedCall> {
+  const madeAt = new Map<string, number>();
+  const ended = new Map<string, EndedCall>();
+  // As AgentInbox counts: a result carries what was written after the result before it.
+  let written: string[] = [];
+  for (const { at, entry } of entries) {
+    const heard = heardOf(entry);
+    if (heard !== undefined) written.push(heard);
+    if (entry.kind === "tool.call" && entry.callId.startsWith(MCP_CALL_PREFIX)) {
+      madeAt.set(entry.callId, at);
+    } else if (entry.kind === "tool.result") {
+      if (at > since && madeAt.has(entry.callId)) {
+        ended.set(entry.callId, {
+          createdAt: madeAt.get(entry.callId) as number,
+          endedAt: at,
+          isError: entry.isError,
+          output: entry.output,
+          structured: entry.structured,
+          heard: heardText(written),
+        });
+      }
+      written = [];
+    }
+  }
+  return ended;
 }

@@ -1,3 +1,4 @@
+import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
   type PlanApproveOption,
@@ -236,4 +237,41 @@ export function mcpTools(): ToolRegistry {
     reviewTool as ToolContract<unknown>,
     todosTool,
   ]);
+}
+
+/** Tools an agent may call as an MCP task: the ones that wait on the user. */
+export const TASK_TOOLS: ReadonlySet<string> = new Set([MCP_ASK_TOOL, MCP_REVIEW_TOOL]);
+
+/** The SDK's JSON Schema makers, from the SDK the bridge loaded (see mcpSdk.ts). */
+export interface SchemaMakers {
+  toJsonSchemaCompat(
+    schema: never,
+    options: { strictUnions: boolean; pipeStrategy: "input" | "output" },
+  ): unknown;
+  normalizeObjectSchema(schema: never): unknown;
+}
+
+/**
+ * MCP tasks: tools/list as the SDK words it, with the tools that wait on the user marked as
+ * callable as a task (the SDK marks every tool it did not run as a task itself "forbidden").
+ */
+export function mcpToolListing(sdk: SchemaMakers, tools: ToolRegistry): ListToolsResult {
+  const schema = (zod: unknown, pipeStrategy: "input" | "output") =>
+    sdk.toJsonSchemaCompat(sdk.normalizeObjectSchema(zod as never) as never, {
+      strictUnions: true,
+      pipeStrategy,
+    }) as ListToolsResult["tools"][number]["inputSchema"];
+  return {
+    tools: tools.list().map((tool) => {
+      const name = tool.name as keyof typeof mcpOutputSchemas;
+      return {
+        name,
+        description: tool.description,
+        inputSchema: schema(tool.inputSchema, "input"),
+        annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive },
+        execution: { taskSupport: TASK_TOOLS.has(name) ? "optional" : "forbidden" },
+        outputSchema: schema(mcpOutputSchemas[name], "output"),
+      };
+    }),
+  };
 }
