@@ -16,6 +16,9 @@ export interface StreamOwner {
 const PRIMING_FROM = "2025-11-25";
 const KEEP_ALIVE = ": keepalive\n\n";
 
+/** What progress and a working task say while a call waits on the person. */
+export const WAITING_FOR_USER = "waiting for the user in plangate";
+
 /** A tools/call of one of our own tools, as the fast path takes it from the body. */
 export interface FastRequest {
   id: RequestId;
@@ -201,7 +204,7 @@ export class FastCall<O extends StreamOwner = StreamOwner> implements CallFollow
       params: {
         progressToken: this.progressToken as string | number,
         progress: this.beats,
-        message: "waiting for the user in plangate",
+        message: WAITING_FOR_USER,
       },
     });
   }

@@ -31,6 +31,7 @@ import {
   fastRequestOf,
   respondJson,
   taskPollOf,
+  WAITING_FOR_USER,
 } from "./fastCalls.ts";
 import {
   type AgentTask,
@@ -119,8 +120,11 @@ type Intake = [McpConnection, McpFastCall, unknown, boolean];
 interface BeforeStart {
   /** B8: calls left without a result by the last shutdown, run again when asked again. */
   unfinished: ToolCallToRun[];
-  /** MCP calls that ended within TASK_KEEP_MS, by call id: their tasks' results. */
-  ended: Map<string, EndedCall>;
+  /**
+   * MCP calls that ended within TASK_KEEP_MS, by call id: their tasks' results. Read only when
+   * an agent asks for a task this process does not know, not on every session's first call.
+   */
+  ended?: Map<string, EndedCall>;
 }
 
 /**
@@ -159,7 +163,7 @@ class Waiter {
         params: {
           progressToken: this.token as string | number,
           progress: this.beats,
-          message: "waiting for the user in plangate",
+          message: WAITING_FOR_USER,
         },
       })
       .catch(() => {});
@@ -579,10 +583,11 @@ export class McpBridge {
       const call = this.join(sessionId, left.name, left.input, taskId);
       return call.callId === taskId ? this.tasks.track(sessionId, call) : undefined;
     }
-    const ended = before.ended.get(taskId);
+    const endedCalls = this.endedOf(sessionId);
+    const ended = endedCalls.get(taskId);
     if (!ended || ended.endedAt + TASK_KEEP_MS <= this.now()) return undefined;
     // Held by its task from now on, and forgotten with it.
-    before.ended.delete(taskId);
+    endedCalls.delete(taskId);
     const result = { output: ended.output, isError: ended.isError, structured: ended.structured };
     return this.tasks.restore(
       taskId,
@@ -599,9 +604,7 @@ export class McpBridge {
     extra: ToolExtra,
   ): Promise<string | undefined> {
     if (connection.session !== undefined) return this.sessionOf(connection, extra);
-    const client = clientNameOf(connection.server.server.getClientVersion()?.name);
-    const known = this.agents.sessionOf(client, await this.rootOf(connection, extra));
-    return known !== undefined && this.deps.log.getSession(known) ? known : undefined;
+    return this.existingSession(this.clientOf(connection), await this.rootOf(connection, extra));
   }
 
   /** MCP tasks: a call made as a task is answered at once with its task, which then waits. */
@@ -927,21 +930,24 @@ export class McpBridge {
     }) as Promise<McpToolResult>;
   }
 
-  /**
-   * Calls without a result, and the results of tasks, can only come from before this start
-   * otherwise than in memory, so the log is read once.
-   */
+  /** Calls without a result can only come from before this start, so the log is read once. */
   private beforeStartOf(sessionId: string): BeforeStart {
     let before = this.beforeStart.get(sessionId);
     if (!before) {
-      const entries = this.deps.log.entriesAfter(sessionId, 0);
-      before = {
-        unfinished: danglingCalls(entries),
-        ended: endedTaskCalls(entries, this.now() - TASK_KEEP_MS),
-      };
+      before = { unfinished: danglingCalls(this.deps.log.entriesAfter(sessionId, 0)) };
       this.beforeStart.set(sessionId, before);
     }
     return before;
+  }
+
+  /** Tasks' results that only the log holds, read once per session (a miss is a lookup). */
+  private endedOf(sessionId: string): Map<string, EndedCall> {
+    const before = this.beforeStartOf(sessionId);
+    before.ended ??= endedTaskCalls(
+      this.deps.log.entriesAfter(sessionId, 0),
+      this.now() - TASK_KEEP_MS,
+    );
+    return before.ended;
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */
@@ -954,7 +960,7 @@ export class McpBridge {
   }
 
   private async resolveSession(connection: McpConnection, extra?: ToolExtra): Promise<string> {
-    const client = clientNameOf(connection.server.server.getClientVersion()?.name);
+    const client = this.clientOf(connection);
     const root = await this.rootOf(connection, extra);
     const key = `${client}\u0000${root}`;
     let resolving = this.resolving.get(key);
@@ -966,9 +972,19 @@ export class McpBridge {
     return resolving;
   }
 
-  private sessionFor(client: string, root: string): string {
+  private clientOf(connection: McpConnection): string {
+    return clientNameOf(connection.server.server.getClientVersion()?.name);
+  }
+
+  /** The plangate session of this agent and root, if it has one that was not deleted. */
+  private existingSession(client: string, root: string): string | undefined {
     const known = this.agents.sessionOf(client, root);
-    if (known !== undefined && this.deps.log.getSession(known)) return known;
+    return known !== undefined && this.deps.log.getSession(known) ? known : undefined;
+  }
+
+  private sessionFor(client: string, root: string): string {
+    const known = this.existingSession(client, root);
+    if (known !== undefined) return known;
     const session = this.deps.sessions.create({
       title: client,
       model: `${MCP_MODEL_PREFIX}${client}`,

@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { StoredEntry } from "../../protocol/index.ts";
 import { heardOf, heardText } from "./agentInbox.ts";
+import { WAITING_FOR_USER } from "./fastCalls.ts";
 import type { McpToolResult } from "./mcpTools.ts";
 import type { CallFollower, WaitingCall } from "./waitingCalls.ts";
 
@@ -182,7 +183,7 @@ export class AgentTasks {
     return {
       taskId: task.taskId,
       status: task.status,
-      ...(ended ? {} : { statusMessage: "waiting for the user in plangate" }),
+      ...(ended ? {} : { statusMessage: WAITING_FOR_USER }),
       createdAt: new Date(task.createdAt).toISOString(),
       lastUpdatedAt: new Date(task.updatedAt).toISOString(),
       ttl: ended ? task.updatedAt + TASK_KEEP_MS - task.createdAt : null,
