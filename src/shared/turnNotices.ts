@@ -1,3 +1,5 @@
+import { PLACEHOLDER } from "./placeholders.ts";
+
 /**
  * W2: what a turn's notices and failures say, by code, in English. The server stores this text
  * with the code and its values, so old logs and other clients still read it; the page words the
@@ -78,12 +80,6 @@ export type TurnNoticeParams = Record<string, string>;
 export interface TurnNotice {
   code: TurnNoticeCode;
   params: TurnNoticeParams;
-}
-
-const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
-
-export function placeholdersOf(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 }
 
 function fill(template: string, params: TurnNoticeParams): string {

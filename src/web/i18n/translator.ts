@@ -1,3 +1,4 @@
+import { PLACEHOLDER } from "../../shared/placeholders.ts";
 import type { Language } from "./language.ts";
 import type { Copy, Namespace } from "./resources.ts";
 
@@ -30,8 +31,6 @@ export type TFunction<N extends Namespace = "common"> = (
 ) => string;
 
 export type CopyLoader = (language: Language, namespace: Namespace) => Promise<Copy>;
-
-const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
 
 /**
  * The page's copy in its active language. Namespaces not given at start are read through

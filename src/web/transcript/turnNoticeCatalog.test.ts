@@ -1,7 +1,7 @@
 import en from "../../../locales/en/notices.json";
 import zh from "../../../locales/zh-CN/notices.json";
+import { placeholdersOf } from "../../shared/placeholders.ts";
 import {
-  placeholdersOf,
   SERVER_SAID_ENGLISH,
   TURN_NOTICE_ENGLISH,
   WITH_DETAIL_ENGLISH,

@@ -1,3 +1,4 @@
+import { placeholdersOf } from "../../shared/placeholders.ts";
 import type { TFunction, TranslationKey } from "../i18n/translator.ts";
 
 /** A notice or failure as an entry stores it: English text, and a code in newer logs. */
@@ -13,8 +14,6 @@ export interface ShownNotice {
   serverSaid?: string | undefined;
 }
 
-const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
-
 /**
  * W2: the notice in the page's language, worded from its code by the notices catalog (fetched
  * after the first screen, `worded` once it is in). An entry from an older server (no code), a
@@ -28,9 +27,7 @@ export function turnNoticeText(t: TFunction, notice: StoredNotice, worded: boole
   // (`model.auth`), so it never reaches the catalog's own `withDetail` or `serverSaid`.
   const lookup = `notices:${key}` as TranslationKey;
   const template = worded && code?.includes(".") ? t(lookup) : key;
-  const fits = [...template.matchAll(PLACEHOLDER)].every(([, name]) =>
-    Object.hasOwn(params, name!),
-  );
+  const fits = placeholdersOf(template).every((name) => Object.hasOwn(params, name));
   if (template === key || !fits) return { text: notice.text };
   const message = t(lookup, params);
   const text =
