@@ -20,9 +20,17 @@ export function storageFailed(): Receipt {
 }
 
 /**
+ * Hears how a question ended. An object with a method, not a callback: a call waiting on the
+ * user can then be one plain object instead of a chain of promises and closures (issue 15).
+ */
+export interface QuestionAsker {
+  heard(outcome: AskOutcome): void;
+}
+
+/**
  * One waiting interaction. Thousands wait at once (bench/manyQuestions), so the asker is kept
- * as its promise's resolver, typed by kind, and the abort signal is watched once per signal:
- * no closures or listener records per interaction.
+ * as an object, typed by kind, and the abort signal is watched once per signal: no closures
+ * or listener records per interaction.
  */
 export interface Pending {
   readonly request: InteractionRequest;
@@ -31,7 +39,7 @@ export interface Pending {
   timer: TimerHandle | undefined;
   draft: QuestionDraft | undefined;
   /** Absent for an interaction restored from the log whose call has not asked again yet. */
-  deliverQuestion: ((outcome: AskOutcome) => void) | undefined;
+  deliverQuestion: QuestionAsker | undefined;
   deliverPermission: ((outcome: PermissionOutcome) => void) | undefined;
   signal: AbortSignal | undefined;
   /** S2: asked by a turn another server runs; that server times it and its asker waits there. */
@@ -60,7 +68,7 @@ export function settle(pending: Pending, outcome: InteractionOutcome): void {
   const { deliverQuestion, deliverPermission } = pending;
   pending.deliverQuestion = undefined;
   pending.deliverPermission = undefined;
-  deliverQuestion?.(toAskOutcome(outcome));
+  deliverQuestion?.heard(toAskOutcome(outcome));
   deliverPermission?.(toPermissionOutcome(outcome));
 }
 

@@ -12,6 +12,7 @@ import type {
 } from "../../protocol/index.ts";
 import type { Clock } from "../clock.ts";
 import type { AskOutcome } from "../tools/contract.ts";
+import type { QuestionAsker } from "./outcomes.ts";
 import type { QuestionAsk } from "./questionService.ts";
 
 export type Receipt = { ok: true } | { ok: false; code: ReceiptCode; message: string };
@@ -33,6 +34,16 @@ export interface InteractionPort {
    * (after close too, then without a write) and on hand-over; askers watch nothing else.
    */
   askQuestions(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome>;
+  /**
+   * As askQuestions, told to `asker` instead of a promise; throws when the questions are
+   * invalid or the log refused them, and then nothing is kept.
+   */
+  askQuestionsFor(
+    sessionId: string,
+    request: QuestionAsk,
+    signal: AbortSignal,
+    asker: QuestionAsker,
+  ): void;
   askPermission(
     sessionId: string,
     request: { toolName: string; toolCallId: string; summary: string; input: unknown },

@@ -132,29 +132,29 @@ describe("UserQuestionService.ask", () => {
 
   it("[I2] passes a valid intent through to the queue untouched", async () => {
     const seen: AskUserQuestionItem[][] = [];
-    const service = new UserQuestionService(async (_sessionId, request) => {
+    const service = new UserQuestionService((_sessionId, request) => {
       seen.push(request.questions);
-      return { type: "cancelled" };
     });
-    await service.ask(
+    service.ask(
       "sess_1",
       { toolName: "ExitPlanMode", toolCallId: "c", questions: [planReviewQuestion] },
       new AbortController().signal,
+      { heard: () => {} },
     );
     expect(seen[0]?.[0]?.intent).toEqual({ kind: "plan-review", approve: "Approve" });
   });
 
   it("[Q1] a batch already in its parsed shape is queued as the asker's own, not a copy (issue 15)", async () => {
     const seen: AskUserQuestionItem[][] = [];
-    const service = new UserQuestionService(async (_sessionId, request) => {
+    const service = new UserQuestionService((_sessionId, request) => {
       seen.push(request.questions);
-      return { type: "cancelled" };
     });
     const questions = validateQuestionBatch([colourQuestion]);
-    await service.ask(
+    service.ask(
       "sess_1",
       { toolName: "AskUserQuestion", toolCallId: "c", questions },
       new AbortController().signal,
+      { heard: () => {} },
     );
     expect(seen[0]).toBe(questions);
   });

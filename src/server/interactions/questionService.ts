@@ -4,7 +4,7 @@ import {
   AskUserQuestionItems,
   type PlanRevision,
 } from "../../protocol/index.ts";
-import type { AskOutcome } from "../tools/contract.ts";
+import type { QuestionAsker } from "./outcomes.ts";
 
 export const ASK_USER_QUESTION_TOOL = "AskUserQuestion";
 
@@ -33,7 +33,8 @@ export type EnqueueQuestions = (
   sessionId: string,
   request: QuestionAsk,
   signal: AbortSignal,
-) => Promise<AskOutcome>;
+  asker: QuestionAsker,
+) => void;
 
 /**
  * Q1 + I2: the batch must match the wire contract, and an intent must be honest about its
@@ -70,17 +71,12 @@ export function validateQuestionBatch(questions: unknown): AskUserQuestionItem[]
 export class UserQuestionService {
   constructor(private readonly enqueue: EnqueueQuestions) {}
 
-  // Not async: an async wrapper would add a promise and a reaction to every waiting question.
-  ask(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome> {
-    let questions: AskUserQuestionItem[];
-    try {
-      questions = validateQuestionBatch(request.questions);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** Throws, before anything is stored, when the questions are invalid or the log refused them. */
+  ask(sessionId: string, request: QuestionAsk, signal: AbortSignal, asker: QuestionAsker): void {
+    const questions = validateQuestionBatch(request.questions);
     // Issue 15: questions the asker's own schema already parsed come back equal; keeping the
     // asker's copy spares every waiting question a second one.
     const kept = isDeepStrictEqual(questions, request.questions) ? request.questions : questions;
-    return this.enqueue(sessionId, { ...request, questions: kept }, signal);
+    this.enqueue(sessionId, { ...request, questions: kept }, signal, asker);
   }
 }

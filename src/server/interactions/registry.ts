@@ -21,6 +21,7 @@ import {
   newPending,
   OK,
   type Pending,
+  type QuestionAsker,
   rejected,
   SettledMemory,
   settle,
@@ -99,13 +100,24 @@ class Registry implements InteractionRegistry {
         this.resolve(interactionId, pending, outcome, activateNext),
       together: (fire) => this.resolveTogether(fire),
     });
-    this.questions = new UserQuestionService((sessionId, request, signal) =>
-      this.enqueueQuestions(sessionId, request, signal),
+    this.questions = new UserQuestionService((sessionId, request, signal, asker) =>
+      this.enqueueQuestions(sessionId, request, signal, asker),
     );
   }
 
   askQuestions(sessionId: string, request: QuestionAsk, signal: AbortSignal): Promise<AskOutcome> {
-    return this.questions.ask(sessionId, request, signal);
+    return new Promise<AskOutcome>((resolve) => {
+      this.askQuestionsFor(sessionId, request, signal, { heard: resolve });
+    });
+  }
+
+  askQuestionsFor(
+    sessionId: string,
+    request: QuestionAsk,
+    signal: AbortSignal,
+    asker: QuestionAsker,
+  ): void {
+    this.questions.ask(sessionId, request, signal, asker);
   }
 
   askPermission(
@@ -114,13 +126,12 @@ class Registry implements InteractionRegistry {
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
     if (signal.aborted) return Promise.resolve(toPermissionOutcome(aborted(signal)));
-    return new Promise<PermissionOutcome>((resolve, reject) => {
+    return new Promise<PermissionOutcome>((resolve) => {
       this.admit(
         sessionId,
         request.toolCallId,
         "permission",
         signal,
-        reject,
         (pending) => {
           pending.deliverPermission = resolve;
         },
@@ -142,29 +153,31 @@ class Registry implements InteractionRegistry {
     sessionId: string,
     request: QuestionAsk,
     signal: AbortSignal,
-  ): Promise<AskOutcome> {
-    if (signal.aborted) return Promise.resolve(toAskOutcome(aborted(signal)));
-    return new Promise<AskOutcome>((resolve, reject) => {
-      const attach = (pending: Pending) => {
-        pending.deliverQuestion = resolve;
-      };
-      this.admit(sessionId, request.toolCallId, "question", signal, reject, attach, () => ({
-        kind: "question",
-        interactionId: this.deps.newId(),
-        sessionId,
-        toolName: request.toolName,
-        toolCallId: request.toolCallId,
-        questions: request.questions,
-        createdAt: this.deps.clock.now(),
-        ...(request.planRevision ? { planRevision: request.planRevision } : {}),
-      }));
-    });
+    asker: QuestionAsker,
+  ): void {
+    if (signal.aborted) {
+      asker.heard(toAskOutcome(aborted(signal)));
+      return;
+    }
+    const attach = (pending: Pending) => {
+      pending.deliverQuestion = asker;
+    };
+    this.admit(sessionId, request.toolCallId, "question", signal, attach, () => ({
+      kind: "question",
+      interactionId: this.deps.newId(),
+      sessionId,
+      toolName: request.toolName,
+      toolCallId: request.toolCallId,
+      questions: request.questions,
+      createdAt: this.deps.clock.now(),
+      ...(request.planRevision ? { planRevision: request.planRevision } : {}),
+    }));
   }
 
   /**
    * The pending interaction an asker waits on: its call's card restored from the log that no
-   * one waits on yet (A7), or a new one, stored first and queued. The promise is rejected when
-   * the log refused it. The asker is attached before the head is timed: on a shared store
+   * one waits on yet (A7), or a new one, stored first and queued. Throws, and keeps nothing,
+   * when the log refused it. The asker is attached before the head is timed: on a shared store
    * (S2), writing the countdown first hears what other servers wrote, an answer included.
    */
   private admit(
@@ -172,7 +185,6 @@ class Registry implements InteractionRegistry {
     toolCallId: string,
     kind: InteractionRequest["kind"],
     signal: AbortSignal,
-    reject: (error: unknown) => void,
     attach: (pending: Pending) => void,
     build: () => InteractionRequest,
   ): void {
@@ -183,12 +195,7 @@ class Registry implements InteractionRegistry {
       return;
     }
     const request = build();
-    try {
-      this.deps.append(sessionId, { kind: "interaction.requested", request });
-    } catch (error) {
-      reject(error);
-      return;
-    }
+    this.deps.append(sessionId, { kind: "interaction.requested", request });
     const pending = newPending(request);
     attach(pending);
     this.pendingById.set(request.interactionId, pending);

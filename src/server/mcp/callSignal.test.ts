@@ -20,6 +20,19 @@ describe("a waiting call's signal (B3)", () => {
     expect(() => signal.throwIfAborted()).toThrow("the agent cancelled the call");
   });
 
+  it("[B3] a lone listener removed is not called, nor added twice; one added after it is", () => {
+    const signal = new CallSignal();
+    const heard: string[] = [];
+    const lone = { handleEvent: () => heard.push("lone") };
+    const next = () => heard.push("next");
+    signal.addEventListener("abort", lone);
+    signal.removeEventListener("abort", lone);
+    signal.addEventListener("abort", next);
+    signal.addEventListener("abort", next);
+    signal.abort("the agent cancelled the call");
+    expect(heard).toEqual(["next"]);
+  });
+
   it("[B3] a listener added after the abort is never called, as with an AbortSignal", () => {
     const signal = new CallSignal();
     signal.abort("gone");

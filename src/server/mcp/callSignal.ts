@@ -11,18 +11,27 @@ export class CallSignal {
   aborted = false;
   reason: unknown = undefined;
   onabort: ((event: Event) => void) | null = null;
-  private listeners: AbortListener[] | undefined;
+  /** Mostly one (the registry's): held as is, not in an array. */
+  private listeners: AbortListener | AbortListener[] | undefined;
 
   addEventListener(type: string, listener: AbortListener | null): void {
     if (type !== "abort" || !listener || this.aborted) return;
-    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B); a call has two.
-    if (!this.listeners) this.listeners = [listener];
-    else if (!this.listeners.includes(listener)) this.listeners = this.listeners.concat(listener);
+    const listeners = this.listenerList();
+    if (listeners.includes(listener)) return;
+    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B).
+    this.listeners = listeners.length === 0 ? listener : listeners.concat(listener);
   }
 
   removeEventListener(type: string, listener: AbortListener | null): void {
-    const index = type === "abort" && listener ? (this.listeners?.indexOf(listener) ?? -1) : -1;
-    if (index >= 0) this.listeners = this.listeners?.filter((_, at) => at !== index);
+    if (type !== "abort" || !listener) return;
+    const listeners = this.listenerList();
+    if (!listeners.includes(listener)) return;
+    const left = listeners.filter((kept) => kept !== listener);
+    this.listeners = left.length === 0 ? undefined : left.length === 1 ? left[0] : left;
+  }
+
+  private listenerList(): AbortListener[] {
+    return [this.listeners ?? []].flat();
   }
 
   throwIfAborted(): void {
@@ -33,7 +42,7 @@ export class CallSignal {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.listeners ?? [];
+    const listeners = this.listenerList();
     if (this.onabort) listeners.unshift(this.onabort);
     this.listeners = undefined;
     if (listeners.length === 0) return;

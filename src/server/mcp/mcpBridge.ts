@@ -925,9 +925,9 @@ export class McpBridge {
     const unfinished = index >= 0 ? left.splice(index, 1)[0] : undefined;
     const call = unfinished ?? { callId: randomId(MCP_CALL_PREFIX), name, input: args };
     waiting.callId = call.callId;
-    return this.deps.sessions.runExternalCall(sessionId, call, this.tools, signal, {
+    this.deps.sessions.runExternalCallTo(sessionId, call, this.tools, signal, waiting, {
       resumed: unfinished !== undefined,
-    }) as Promise<McpToolResult>;
+    });
   }
 
   /** Calls without a result can only come from before this start, so the log is read once. */

@@ -348,7 +348,7 @@ describe("AgentTasks (MCP tasks)", () => {
       { minPollMs: 1_000 },
     );
     const wait = (n: number) => {
-      const call = new WaitingCall("ask_user_question", () => new Promise(() => {}));
+      const call = new WaitingCall("ask_user_question", "key", undefined);
       call.callId = `mcp_${n}`;
       return tasks.track("sess_1", call);
     };
@@ -371,7 +371,7 @@ describe("AgentTasks: what ended tasks may keep", () => {
       { endedPerSession: 10 },
     );
     const made = (sessionId: string, n: number) => {
-      const call = new WaitingCall("ask_user_question", () => new Promise(() => {}));
+      const call = new WaitingCall("ask_user_question", "key", undefined);
       call.callId = `mcp_${sessionId}_${n}`;
       return tasks.track(sessionId, call);
     };

@@ -4,6 +4,7 @@ import {
   canonicalJson,
   MAX_ARGUMENT_DEPTH,
   nestsDeeperThan,
+  type WaitingCall,
   WaitingCalls,
 } from "./waitingCalls.ts";
 
@@ -12,17 +13,15 @@ describe("waiting calls (B3)", () => {
     const calls = new WaitingCalls();
     let finish: ((result: McpToolResult) => void) | undefined;
     let starts = 0;
-    const start = () => {
+    const start = (_signal: AbortSignal, call: WaitingCall) => {
       starts += 1;
-      return new Promise<McpToolResult>((resolve) => {
-        finish = resolve;
-      });
+      finish = (result) => call.ended(result);
     };
     const first = calls.join("sess_1", "ask", { a: 1, b: [1, { c: 2, d: 3 }] }, start);
     const same = calls.join("sess_1", "ask", { b: [1, { d: 3, c: 2 }], a: 1 }, start);
     expect(same).toBe(first);
-    const other = calls.join("sess_2", "ask", { a: 1, b: [1, { c: 2, d: 3 }] }, () =>
-      Promise.resolve({ output: "elsewhere" }),
+    const other = calls.join("sess_2", "ask", { a: 1, b: [1, { c: 2, d: 3 }] }, (_signal, call) =>
+      call.ended({ output: "elsewhere" }),
     );
     expect(other).not.toBe(first);
     expect(starts).toBe(1);
@@ -37,7 +36,6 @@ describe("waiting calls (B3)", () => {
     let seen: AbortSignal | undefined;
     const call = calls.join("sess_1", "ask", {}, (signal) => {
       seen = signal;
-      return new Promise<McpToolResult>(() => {});
     });
     call.cancel("the agent cancelled the call");
     expect(seen?.aborted).toBe(true);
@@ -72,12 +70,9 @@ describe("waiting calls (B3)", () => {
   it("[B3] a call's followers hear its end once, in order, after it left the waiting calls; a failure is told as its error", async () => {
     const calls = new WaitingCalls();
     let finish: ((result: McpToolResult) => void) | undefined;
-    const call = calls.join(
-      "sess_1",
-      "ask",
-      {},
-      () => new Promise((resolve) => (finish = resolve)),
-    );
+    const call = calls.join("sess_1", "ask", {}, (_signal, started) => {
+      finish = (result) => started.ended(result);
+    });
     const heard: string[] = [];
     const follower = (name: string) => ({
       finished: false,
@@ -93,18 +88,44 @@ describe("waiting calls (B3)", () => {
     await Promise.resolve();
     expect(heard).toEqual(["first:done:0", "second:done:0"]);
 
-    const failing = calls.join("sess_1", "ask", { other: true }, () =>
-      Promise.reject(new Error("the log refused it")),
-    );
+    const failing = calls.join("sess_1", "ask", { other: true }, () => {
+      throw new Error("the log refused it");
+    });
     failing.follow(follower("third"));
     await failing.result.catch(() => {});
     await Promise.resolve();
     expect(heard.at(-1)).toBe("third:Error: the log refused it:0");
   });
 
+  it("[B3] a call that ends as it starts is not left waiting, and a request that follows it afterwards still hears its end", async () => {
+    const calls = new WaitingCalls();
+    const refused = calls.join("sess_1", "ask", {}, (_signal, call) =>
+      call.ended({ output: "The input for ask is invalid", isError: true }),
+    );
+    expect(calls.size).toBe(0);
+    const heard: string[] = [];
+    refused.follow({
+      finished: false,
+      listening: true,
+      callEnded: (result) => heard.push(result?.output ?? "none"),
+    });
+    expect(heard).toEqual([]);
+    await Promise.resolve();
+    expect(heard).toEqual(["The input for ask is invalid"]);
+    expect(await refused.result).toEqual({ output: "The input for ask is invalid", isError: true });
+    // The same call again is a new one, not the ended one.
+    let starts = 0;
+    const again = calls.join("sess_1", "ask", {}, () => {
+      starts += 1;
+    });
+    expect(again).not.toBe(refused);
+    expect(starts).toBe(1);
+    expect(calls.size).toBe(1);
+  });
+
   it("[B3] a call is awaited besides one request only by another that can hear its answer", () => {
     const calls = new WaitingCalls();
-    const call = calls.join("sess_1", "ask", {}, () => new Promise(() => {}));
+    const call = calls.join("sess_1", "ask", {}, () => {});
     const request = (listening: boolean) => ({ finished: false, listening, callEnded() {} });
     const mine = request(true);
     call.waiters = 1;
@@ -118,7 +139,7 @@ describe("waiting calls (B3)", () => {
     call.waiters = 3;
     expect(call.awaitedBesides(mine)).toBe(true);
     // Mine, the dropped one and another fast request that listens.
-    const other = calls.join("sess_1", "ask", { other: true }, () => new Promise(() => {}));
+    const other = calls.join("sess_1", "ask", { other: true }, () => {});
     for (const follower of [mine, dropped, request(true)]) other.follow(follower);
     other.waiters = 3;
     expect(other.awaitedBesides(mine)).toBe(true);

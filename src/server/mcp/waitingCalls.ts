@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ExternalCallEnd } from "../sessions/sessionManager.ts";
 import { CallSignal } from "./callSignal.ts";
 import type { McpToolResult } from "./mcpTools.ts";
 
@@ -78,12 +79,29 @@ export interface CallFollower {
   readonly listening: boolean;
 }
 
+/** A promise made for the call's result (a held request, tasks/result asked early). */
+class Awaiting implements CallFollower {
+  finished = false;
+  readonly listening = true;
+
+  constructor(
+    private readonly resolve: (result: McpToolResult) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  callEnded(result: McpToolResult | undefined, error: unknown): void {
+    this.finished = true;
+    if (result) this.resolve(result);
+    else this.reject(error);
+  }
+}
+
 /**
  * One tool call an agent waits on; the HTTP requests that wait for it come and go (B3).
- * Plain data with methods on the prototype: nothing per call but the fields below.
+ * Plain data with methods on the prototype: nothing per call but the fields below. It is told
+ * its result directly (issue 15: a promise with its reaction held ≈0.3 KB per waiting call).
  */
-export class WaitingCall {
-  readonly result: Promise<McpToolResult>;
+export class WaitingCall implements ExternalCallEnd {
   /** How many requests (and MCP tasks) wait for it right now. */
   waiters = 0;
   /** The call's `tool.call` entry in the session log; its MCP task, if any, is named by it. */
@@ -91,12 +109,25 @@ export class WaitingCall {
   private readonly signal = new CallSignal();
   /** Mostly one: held as is, not in an array. */
   private followers: CallFollower | CallFollower[] | undefined;
+  /** Once it ended: its result, or why there is none. */
+  private outcome: { result: McpToolResult | undefined; error: unknown } | undefined;
 
   constructor(
     readonly tool: string,
-    start: (signal: AbortSignal, call: WaitingCall) => Promise<McpToolResult>,
-  ) {
-    this.result = start(this.signal.asAbortSignal(), this);
+    private readonly key: string,
+    private readonly calls: WaitingCalls | undefined,
+  ) {}
+
+  /** The abort signal its question waits under. */
+  get abortSignal(): AbortSignal {
+    return this.signal.asAbortSignal();
+  }
+
+  /** The result, as a promise made when asked for. */
+  get result(): Promise<McpToolResult> {
+    return new Promise<McpToolResult>((resolve, reject) => {
+      this.follow(new Awaiting(resolve, reject));
+    });
   }
 
   /** Withdraws the call: its question is aborted. */
@@ -117,15 +148,33 @@ export class WaitingCall {
     return others > 0;
   }
 
-  /** Told when the call ends, after the calls before it, as promise reactions would be. */
+  /**
+   * Told when the call ends, after the ones before it; a microtask later when it has ended,
+   * as a promise reaction would be.
+   */
   follow(follower: CallFollower): void {
+    const outcome = this.outcome;
+    if (outcome) {
+      queueMicrotask(() => follower.callEnded(outcome.result, outcome.error));
+      return;
+    }
     // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B).
     this.followers =
       this.followers === undefined ? follower : [this.followers].flat().concat(follower);
   }
 
-  /** @internal WaitingCalls tells it once the result settles. */
-  ended(result: McpToolResult | undefined, error: unknown): void {
+  ended(result: McpToolResult): void {
+    this.end(result, undefined);
+  }
+
+  failed(error: unknown): void {
+    this.end(undefined, error);
+  }
+
+  private end(result: McpToolResult | undefined, error: unknown): void {
+    if (this.outcome) return;
+    this.outcome = { result, error };
+    this.calls?.forget(this.key, this);
     const followers = [this.followers ?? []].flat();
     this.followers = undefined;
     for (const follower of followers) follower.callEnded(result, error);
@@ -139,29 +188,33 @@ export class WaitingCall {
 export class WaitingCalls {
   private readonly calls = new Map<string, WaitingCall>();
 
+  /**
+   * The waiting call, or a new one started with `start`, which tells the call its end. A
+   * start that throws ends the call with that error.
+   */
   join(
     sessionId: string,
     name: string,
     args: unknown,
-    start: (signal: AbortSignal, call: WaitingCall) => Promise<McpToolResult>,
+    start: (signal: AbortSignal, call: WaitingCall) => void,
   ): WaitingCall {
     const key = callKey(sessionId, name, args);
     const existing = this.calls.get(key);
     if (existing) return existing;
-    const call = new WaitingCall(name, start);
+    const call = new WaitingCall(name, key, this);
+    // In the map first: a call that ends at once is forgotten, not left behind.
     this.calls.set(key, call);
-    // One reaction per call, for its forgetting and its followers. Functions passed as they
-    // are, not named by a const: tsx would give each one a name property (≈0.3 KB) per call.
-    call.result.then(
-      (result) => this.end(key, call, result, undefined),
-      (error: unknown) => this.end(key, call, undefined, error),
-    );
+    try {
+      start(call.abortSignal, call);
+    } catch (error) {
+      call.failed(error);
+    }
     return call;
   }
 
-  private end(key: string, call: WaitingCall, result: McpToolResult | undefined, error: unknown) {
+  /** @internal the call ended. */
+  forget(key: string, call: WaitingCall): void {
     if (this.calls.get(key) === call) this.calls.delete(key);
-    call.ended(result, error);
   }
 
   get size(): number {

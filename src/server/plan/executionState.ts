@@ -12,6 +12,7 @@ import { modeFromEntries, readExecutionMode, sameMode } from "./executionMode.ts
  */
 export class ExecutionStates {
   private readonly modes = new Map<string, ExecutionMode>();
+  private readonly readers = new Map<string, () => ExecutionMode>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly log: SessionLog) {
@@ -34,6 +35,19 @@ export class ExecutionStates {
     return { ...mode };
   }
 
+  /**
+   * The session's mode as its tools read it while they run: one function per session, not
+   * one per call (issue 15: a closure and its context for every call waiting on the user).
+   */
+  reader(sessionId: string): () => ExecutionMode {
+    let read = this.readers.get(sessionId);
+    if (!read) {
+      read = () => this.get(sessionId);
+      this.readers.set(sessionId, read);
+    }
+    return read;
+  }
+
   /** P4: persist, then apply, then broadcast. Returns the mode in force afterwards. */
   change(sessionId: string, next: ExecutionMode): ExecutionMode {
     const current = this.get(sessionId);
@@ -51,6 +65,7 @@ export class ExecutionStates {
   /** W15: a deleted session's mode is not kept. */
   forget(sessionId: string): void {
     this.modes.delete(sessionId);
+    this.readers.delete(sessionId);
   }
 
   dispose(): void {

@@ -18,8 +18,14 @@ export interface LoggedStep {
  * when the interaction resolves or the call gets its result.
  */
 export class CallSteps {
-  /** Interactions still waiting, by id: the call each belongs to. */
-  private readonly asking = new Map<string, { callId: string; kind: InteractionRequest["kind"] }>();
+  /**
+   * Interactions still waiting, by kind and id: the call each belongs to. Its id alone, which
+   * the entry already holds (issue 15: a record of the two was one more object per call).
+   */
+  private readonly asking = {
+    question: new Map<string, string>(),
+    permission: new Map<string, string>(),
+  };
   private readonly resolved = new Map<string, LoggedStep>();
 
   static fromEntries(entries: readonly StoredEntry[]): CallSteps {
@@ -31,17 +37,16 @@ export class CallSteps {
   add(entry: SessionEntry): void {
     switch (entry.kind) {
       case "interaction.requested":
-        this.asking.set(entry.request.interactionId, {
-          callId: entry.request.toolCallId,
-          kind: entry.request.kind,
-        });
+        this.asking[entry.request.kind].set(entry.request.interactionId, entry.request.toolCallId);
         break;
       case "interaction.resolved": {
         // R3: only the first resolution counts; a later one finds nothing waiting.
-        const call = this.asking.get(entry.interactionId);
-        if (!call) break;
-        this.asking.delete(entry.interactionId);
-        this.resolved.set(call.callId, { kind: call.kind, outcome: entry.outcome });
+        for (const kind of ["question", "permission"] as const) {
+          const callId = this.asking[kind].get(entry.interactionId);
+          if (callId === undefined) continue;
+          this.asking[kind].delete(entry.interactionId);
+          this.resolved.set(callId, { kind, outcome: entry.outcome });
+        }
         break;
       }
       case "tool.result":

@@ -136,8 +136,8 @@ type ToolCallEntry = Extract<SessionEntry, { kind: "tool.call" }>;
 
 /**
  * Tool calls of the open turn that have no result yet, folded entry by entry; `keep` says what
- * of each call is held. A session kept in memory holds only id and tool (issue 15: the input
- * of a waiting call is one more copy of its question); a restart re-runs calls with inputs.
+ * of each call is held. A session kept in memory holds only its tool (issue 15: the input of
+ * a waiting call is one more copy of its question); a restart re-runs calls with inputs.
  */
 export class OpenCalls<Kept> {
   private readonly calls = new Map<string, Kept>();
@@ -153,9 +153,12 @@ export class OpenCalls<Kept> {
   list(): Kept[] {
     return [...this.calls.values()];
   }
-}
 
-export const idAndTool = ({ callId, name }: ToolCallEntry): OpenCall => ({ callId, name });
+  /** What is kept of each call, by call id. */
+  byId(): [string, Kept][] {
+    return [...this.calls];
+  }
+}
 
 /** Tool calls of the open turn that have no result yet: after a restart they run again. */
 export function danglingCalls(entries: readonly StoredEntry[]): DanglingCall[] {

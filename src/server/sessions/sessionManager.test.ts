@@ -437,6 +437,29 @@ describe("session manager and turn loop", () => {
     expect(registry.pendingCount(id)).toBe(0);
   });
 
+  it("[X1][R3][Q5] an agent's answered question whose result the log refuses fails the call with that refusal, and leaves nothing waiting", async () => {
+    open(scripted());
+    const { id } = manager.create({ title: "agent" });
+    const refusal = new StorageError("Could not record entry: disk full", "SQLITE_FULL");
+    const append = log.append.bind(log);
+    log.append = (sessionId, entry) => {
+      if (entry.kind === "tool.result") throw refusal;
+      return append(sessionId, entry);
+    };
+    const call = { callId: "q1", name: "AskUserQuestion", input: { questions: [colourQuestion] } };
+    const tools = new ToolRegistry(defaultTools());
+    const result = manager.runExternalCall(id, call, tools, new AbortController().signal);
+    const asked = await waitForEntry(log, id, "interaction.requested");
+    expect(
+      registry.answer(asked.entry.request.interactionId, {
+        [colourQuestion.question]: { labels: ["Red"] },
+      }).ok,
+    ).toBe(true);
+    await expect(result).rejects.toBe(refusal);
+    expect(registry.pendingCount(id)).toBe(0);
+    expect(kinds(id)).not.toContain("tool.result");
+  });
+
   it("[X1][R3] an agent's call that fails before its tool runs says why in words, the store's failure without the driver's", async () => {
     const write = writingTool("Scribble");
     const tools = new ToolRegistry([...defaultTools(), write]);

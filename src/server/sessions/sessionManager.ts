@@ -27,6 +27,7 @@ import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
 import { type ToolCallToRun, ToolExecutor, type ToolExecutorDeps } from "./toolExecutor.ts";
 import type { TurnLocks } from "./turnLocks.ts";
+import type { CallEnd } from "./userStepCall.ts";
 
 export const MAX_MODEL_CALLS_PER_TURN = 50;
 
@@ -365,16 +366,35 @@ export class SessionManager {
 
   /**
    * X1: runs one call an agent made over MCP, recorded like a turn's tool call: the call, the
-   * same executor (checks, cards, countdown), then the result. Never throws for the call's
+   * same executor (checks, cards, countdown), then the result. Never rejects for the call's
    * own failures; those are error results the agent reads.
    */
-  async runExternalCall(
+  runExternalCall(
     sessionId: string,
     call: ToolCallToRun,
     tools: ToolRegistry,
     signal: AbortSignal,
     options: { resumed?: boolean } = {},
   ): Promise<ToolResult> {
+    return new Promise<ToolResult>((resolve, reject) => {
+      const end = { ended: resolve, failed: reject };
+      this.runExternalCallTo(sessionId, call, tools, signal, end, options);
+    });
+  }
+
+  /**
+   * As runExternalCall, telling `end` once the result is recorded. Throws when the log refuses
+   * the call itself. While the call waits on the user, what it holds is data: its
+   * question in the registry and one UserStepCall (issue 15).
+   */
+  runExternalCallTo(
+    sessionId: string,
+    call: ToolCallToRun,
+    tools: ToolRegistry,
+    signal: AbortSignal,
+    end: ExternalCallEnd,
+    options: { resumed?: boolean } = {},
+  ): void {
     // B8: a resumed call is already in the log; it runs from its answered step, or waits on
     // its still pending card (A7).
     if (!options.resumed) {
@@ -385,27 +405,19 @@ export class SessionManager {
         input: call.input,
       });
     }
-    // Chained, not awaited: a burst of calls waiting on the user holds no suspended frames here.
-    // The reactions keep the call's id and name, not the call: its input would be one more copy
-    // of the question per waiting call (issue 15).
-    const ref: OpenCall = { callId: call.callId, name: call.name };
-    return this.executor
-      .run(sessionId, call, () => this.modes.get(sessionId), signal, tools)
-      .then(
-        (result) => {
-          this.recordResult(sessionId, ref, result);
-          return result;
-        },
-        (error: unknown) => {
-          const why = signal.aborted ? "the agent withdrew the call" : callFailure(error);
-          const result: ToolResult = {
-            output: `${ref.name} produced no result: ${why}.`,
-            isError: true,
-          };
-          this.recordResult(sessionId, ref, result);
-          return result;
-        },
-      );
+    const recorder = new ExternalCallRecorder(this, sessionId, call.callId, call.name, signal, end);
+    this.executor.runTo(sessionId, call, this.modes.reader(sessionId), signal, tools, recorder);
+  }
+
+  /** @internal An external call ended: its result goes in the log, then to its caller. */
+  recordExternal(recorder: ExternalCallRecorder, result: ToolResult): void {
+    try {
+      this.recordResult(recorder.sessionId, recorder, result);
+    } catch (error) {
+      recorder.end.failed(error);
+      return;
+    }
+    recorder.end.ended(result);
   }
 
   private recordResult(sessionId: string, call: OpenCall, result: ToolResult): void {
@@ -715,7 +727,7 @@ export class SessionManager {
    * queue up and the user sees how many wait; their results are still recorded in call order.
    */
   private async runCalls(sessionId: string, calls: ToolCallToRun[], signal: AbortSignal) {
-    const mode = () => this.modes.get(sessionId);
+    const mode = this.modes.reader(sessionId);
     const ahead = new AbortController();
     const stopAhead = () => ahead.abort(signal.reason);
     signal.addEventListener("abort", stopAhead, { once: true });
@@ -875,4 +887,35 @@ function callFailure(error: unknown): string {
     return "plangate could not save the call, because its session database refuses writes right now; try again later";
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Told an external call's result once it is in the log, or why the log refused it. */
+export interface ExternalCallEnd {
+  ended(result: ToolResult): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * An external call's end as the executor tells it: the result, or an error made a result the
+ * agent reads. Keeps the call's id and name, not the call: its input would be one more copy of
+ * the question per waiting call (issue 15).
+ */
+class ExternalCallRecorder implements CallEnd, OpenCall {
+  constructor(
+    private readonly manager: SessionManager,
+    readonly sessionId: string,
+    readonly callId: string,
+    readonly name: string,
+    private readonly signal: AbortSignal,
+    readonly end: ExternalCallEnd,
+  ) {}
+
+  ended(result: ToolResult): void {
+    this.manager.recordExternal(this, result);
+  }
+
+  failed(error: unknown): void {
+    const why = this.signal.aborted ? "the agent withdrew the call" : callFailure(error);
+    this.ended({ output: `${this.name} produced no result: ${why}.`, isError: true });
+  }
 }

@@ -10,7 +10,7 @@ import { type ModeReminder, PlanHistory } from "../plan/reminders.ts";
 import type { SessionLog } from "../store/sessionLog.ts";
 import { AssistantMessageCounter, type AssistantMessageCounts } from "../todos/reminder.ts";
 import { CallSteps, type LoggedStep } from "./callSteps.ts";
-import { ConversationFold, idAndTool, type OpenCall, OpenCalls } from "./conversation.ts";
+import { ConversationFold, type OpenCall, OpenCalls } from "./conversation.ts";
 
 /**
  * What the turn loop needs to know about one session, folded from its log one entry at a
@@ -26,7 +26,8 @@ export class SessionProjection {
   /** V5: index of the message that approved a plan "with a fresh context"; 0 when none did. */
   private freshCut = 0;
   private readonly conversation = new ConversationFold();
-  private readonly dangling = new OpenCalls(idAndTool);
+  /** Each call's tool by its id: an object per call was one more per waiting call (issue 15). */
+  private readonly dangling = new OpenCalls((call) => call.name);
   private readonly planHistory = new PlanHistory();
   private readonly planRevisions = new PlanRevisions();
   private readonly callSteps = new CallSteps();
@@ -84,7 +85,7 @@ export class SessionProjection {
 
   /** Q8: the open turn's calls without a result, by id and tool (not their inputs). */
   danglingCalls(): OpenCall[] {
-    return this.dangling.list();
+    return this.dangling.byId().map(([callId, name]) => ({ callId, name }));
   }
 
   /**

@@ -20,6 +20,11 @@ export class SharedExtras {
     return held.extras;
   }
 
+  /** The extras a running call of the session acquired. */
+  of(sessionId: string): ToolContextExtras | undefined {
+    return this.bySession.get(sessionId)?.extras;
+  }
+
   release(sessionId: string): void {
     const held = this.bySession.get(sessionId);
     if (!held) return;

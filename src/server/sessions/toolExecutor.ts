@@ -14,6 +14,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
 import type { LoggedStep } from "./callSteps.ts";
 import { SharedExtras } from "./sharedExtras.ts";
+import { type AnswerRunner, type CallEnd, UserStepCall } from "./userStepCall.ts";
 
 /** How long a stopped tool may take to report how it ended (Q8) before the turn moves on. */
 const STOP_GRACE_MS = 1_000;
@@ -45,27 +46,48 @@ export interface ToolExecutorDeps {
  * model can read and act on. A tool stopped by the turn's signal still gets to report how it
  * ended; only one that fails or outlasts the grace period escapes as `TurnAborted`.
  */
-export class ToolExecutor {
+export class ToolExecutor implements AnswerRunner {
   private readonly extras: SharedExtras | undefined;
 
   constructor(private readonly deps: ToolExecutorDeps) {
     this.extras = deps.contextFor && new SharedExtras(deps.contextFor);
   }
 
-  async run(
+  run(
     sessionId: string,
     call: ToolCallToRun,
     mode: () => ExecutionMode,
     signal: AbortSignal,
     tools: ToolRegistry = this.deps.tools,
   ): Promise<ToolResult> {
-    if (call.inputError !== undefined) return failure(call.inputError);
+    return new Promise<ToolResult>((resolve, reject) => {
+      this.runTo(sessionId, call, mode, signal, tools, { ended: resolve, failed: reject });
+    });
+  }
+
+  /**
+   * As run, telling `end`. A call whose tool asks the user waits as one UserStepCall the
+   * registry holds; `end` is told synchronously when the call fails before it runs.
+   */
+  runTo(
+    sessionId: string,
+    call: ToolCallToRun,
+    mode: () => ExecutionMode,
+    signal: AbortSignal,
+    tools: ToolRegistry,
+    end: CallEnd,
+  ): void {
+    if (call.inputError !== undefined) {
+      end.ended(failure(call.inputError));
+      return;
+    }
     const tool = tools.get(call.name);
     if (!tool) {
       const names = tools.list().map((t) => t.name);
-      return failure(
-        `There is no tool named "${call.name}". Available tools: ${names.join(", ")}.`,
+      end.ended(
+        failure(`There is no tool named "${call.name}". Available tools: ${names.join(", ")}.`),
       );
+      return;
     }
     const contract = tool as ToolContract<unknown>;
     const parsed = contract.inputSchema.safeParse(call.input);
@@ -74,38 +96,67 @@ export class ToolExecutor {
         (issue) =>
           `- ${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`,
       );
-      return failure(
-        `The input for ${call.name} is invalid; fix these fields and call it again:\n${problems.join("\n")}`,
+      end.ended(
+        failure(
+          `The input for ${call.name} is invalid; fix these fields and call it again:\n${problems.join("\n")}`,
+        ),
       );
+      return;
     }
-    const context: ToolContext = {
-      ...this.extras?.acquire(sessionId),
+    this.extras?.acquire(sessionId);
+    const context = this.contextOf(sessionId, call.callId, signal, mode);
+    const step = this.stepOf(sessionId, tool, call, parsed.data, mode, signal);
+    if (step === ASK_USER) {
+      const waiting = new UserStepCall(
+        this,
+        sessionId,
+        contract,
+        call.callId,
+        call.name,
+        parsed.data,
+        mode,
+        signal,
+        end,
+      );
+      this.askUser(waiting, context);
+      return;
+    }
+    const name = call.name;
+    step
+      .then(
+        (resolved) => this.afterStep(sessionId, contract, name, resolved, context, signal),
+        (error: unknown) => {
+          this.extras?.release(sessionId);
+          throw error;
+        },
+      )
+      .then(
+        (result) => end.ended(result),
+        (error: unknown) => end.failed(error),
+      );
+  }
+
+  /** The context a call's tool sees; rebuilt after an answer, not kept while it waits. */
+  private contextOf(
+    sessionId: string,
+    toolCallId: string,
+    signal: AbortSignal,
+    mode: () => ExecutionMode,
+  ): ToolContext {
+    return {
+      ...this.extras?.of(sessionId),
       sessionId,
-      toolCallId: call.callId,
+      toolCallId,
       workspace: this.deps.workspace,
       signal,
       mode,
     };
-    // Chained, not awaited, with one reaction for both outcomes (the extras are released once
-    // the step failed or the handler ended): a call waiting on the user holds no suspended frame
-    // and no `.finally`. The reactions keep the tool's name, not the call, whose input is one
-    // more copy of the question while it waits (issue 15).
-    const name = call.name;
-    return this.stepOf(sessionId, tool, call, parsed.data, mode, context, signal).then(
-      (step) => this.afterStep(sessionId, contract, name, step, context, signal),
-      (error: unknown) => {
-        this.extras?.release(sessionId);
-        throw error;
-      },
-    );
   }
 
   /**
    * A7: a call re-run after a restart whose step was resolved before it runs from that
    * resolution; it was the call's permission, given under the mode of its time. Otherwise the
-   * policy's verdict, then the approval card or the tool's own question (Q5).
-   * Not async (issue 15): an async function returning the question's promise adds a promise, a
-   * reaction and two resolving functions to every waiting call; a throw still rejects.
+   * policy's verdict, then the approval card, or ASK_USER for the tool's own question (Q5).
    */
   private stepOf(
     sessionId: string,
@@ -113,9 +164,8 @@ export class ToolExecutor {
     call: ToolCallToRun,
     input: unknown,
     mode: () => ExecutionMode,
-    context: ToolContext,
     signal: AbortSignal,
-  ): Promise<StepResult> {
+  ): Promise<StepResult> | typeof ASK_USER {
     try {
       const contract = tool as ToolContract<unknown>;
       const logged = this.deps.stepOf?.(sessionId, call.callId);
@@ -132,9 +182,7 @@ export class ToolExecutor {
           result: failure(`${call.name} is not allowed: ${verdict.reason}.`),
         });
       }
-      if (contract.userStep) {
-        return this.askUserStep(sessionId, contract, call, input, context, signal);
-      }
+      if (contract.userStep) return ASK_USER;
       // Q5: a tool that asks the user itself runs; its own question is the asking.
       if (verdict.type === "ask" && verdict.by !== "tool") {
         return this.permissionStep(sessionId, tool, call, input, signal);
@@ -190,42 +238,49 @@ export class ToolExecutor {
    * Q3/Q5: the tool's question is its permission step. The answer comes back as a modify
    * decision carrying the filled input, which is re-validated before the handler sees it.
    */
-  // Not async, as stepOf: the question's promise is chained, not wrapped.
-  private askUserStep(
-    sessionId: string,
-    contract: ToolContract<unknown>,
-    call: ToolCallToRun,
-    input: unknown,
-    context: ToolContext,
-    signal: AbortSignal,
-  ): Promise<StepResult> {
-    const step = contract.userStep!;
-    // Not `call` in the closures: its input is one more copy of the question (issue 15).
-    const name = call.name;
-    const refused = (error: unknown): StepResult => {
-      if (signal.aborted) throw error;
-      const why = error instanceof Error ? error.message : String(error);
-      return { type: "refused", result: failure(`${name} failed: ${why}`) };
-    };
-    let asked: Promise<AskOutcome>;
+  private askUser(call: UserStepCall, context: ToolContext): void {
+    const step = call.contract.userStep!;
     try {
-      const request = step.request(input, context);
-      // The registry settles it when the signal aborts (InteractionPort): no watch of our own,
-      // ≈0.6 KB for every call waiting on the user (issue 15).
-      asked = this.deps.interactions.askQuestions(
-        sessionId,
+      const request = step.request(call.input, context);
+      // The registry tells the call when its signal aborts (InteractionPort): no watch of our
+      // own (issue 15).
+      this.deps.interactions.askQuestionsFor(
+        call.sessionId,
         { toolName: step.asker, toolCallId: call.callId, ...request },
-        signal,
+        call.signal,
+        call,
       );
     } catch (error) {
-      try {
-        return Promise.resolve(refused(error));
-      } catch (aborted) {
-        return Promise.reject(aborted);
-      }
+      this.refuse(call, error);
     }
-    // Chained, not awaited (see run): the outcome fills the input, a failure refuses.
-    return asked.then((outcome) => this.fill(contract, input, outcome), refused);
+  }
+
+  /** @internal The call's question has its outcome: it fills the input, and the handler runs. */
+  answered(call: UserStepCall, outcome: AskOutcome): void {
+    let step: StepResult;
+    try {
+      step = this.fill(call.contract, call.input, outcome);
+    } catch (error) {
+      this.extras?.release(call.sessionId);
+      call.end.failed(error);
+      return;
+    }
+    const context = this.contextOf(call.sessionId, call.callId, call.signal, call.mode);
+    this.afterStep(call.sessionId, call.contract, call.name, step, context, call.signal).then(
+      (result) => call.end.ended(result),
+      (error: unknown) => call.end.failed(error),
+    );
+  }
+
+  /** The question could not be asked: an error result, or the stop when the turn was stopped. */
+  private refuse(call: UserStepCall, error: unknown): void {
+    this.extras?.release(call.sessionId);
+    if (call.signal.aborted) {
+      call.end.failed(error);
+      return;
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    call.end.ended(failure(`${call.name} failed: ${why}`));
   }
 
   private fill(contract: ToolContract<unknown>, input: unknown, outcome: AskOutcome): StepResult {
@@ -279,6 +334,9 @@ export class ToolExecutor {
     return undefined;
   }
 }
+
+/** stepOf's answer for a tool that asks the user itself: the call waits as a UserStepCall. */
+const ASK_USER = Symbol("ask the user");
 
 type StepResult =
   | { type: "filled"; input: unknown; auto: boolean }

@@ -1,0 +1,39 @@
+import type { ExecutionMode } from "../../protocol/index.ts";
+import type { QuestionAsker } from "../interactions/outcomes.ts";
+import type { AskOutcome, ToolContract, ToolResult } from "../tools/contract.ts";
+
+/** Told how a call ended, by the executor; a promise's resolvers fit, and so does plain data. */
+export interface CallEnd {
+  ended(result: ToolResult): void;
+  failed(error: unknown): void;
+}
+
+/** What a call waiting on its question is handed back to once the user has answered. */
+export interface AnswerRunner {
+  answered(call: UserStepCall, outcome: AskOutcome): void;
+}
+
+/**
+ * Q3/Q5: a call whose tool asks the user, while it waits: one plain object the registry tells
+ * of the outcome, not a chain of promises, reactions and closures (≈1.5 KB per waiting call,
+ * issue 15). It keeps the call's id and name, not the call: the input is the question itself.
+ */
+export class UserStepCall implements QuestionAsker {
+  constructor(
+    private readonly runner: AnswerRunner,
+    readonly sessionId: string,
+    readonly contract: ToolContract<unknown>,
+    readonly callId: string,
+    readonly name: string,
+    readonly input: unknown,
+    readonly mode: () => ExecutionMode,
+    readonly signal: AbortSignal,
+    readonly end: CallEnd,
+  ) {}
+
+  heard(outcome: AskOutcome): void {
+    // A turn later, as a promise reaction would run: the registry tells askers from inside its
+    // own bookkeeping, which the handler's writes must not interleave with.
+    queueMicrotask(() => this.runner.answered(this, outcome));
+  }
+}
