@@ -55,7 +55,9 @@ export function canonicalJson(value: unknown, depth = 0): string {
 
 /**
  * The key of a call: a digest, not the canonical JSON itself, which as a rope of concatenated
- * strings cost more than a kilobyte per waiting call and a plan's size for a plan review.
+ * strings cost more than a kilobyte per waiting call and a plan's size for a plan review. Its
+ * first 128 bits are kept: ample against collisions within one agent's session, half the
+ * string of the whole digest per waiting call.
  */
 export function callKey(sessionId: string, name: string, args: unknown): string {
   return createHash("sha256")
@@ -64,7 +66,9 @@ export function callKey(sessionId: string, name: string, args: unknown): string 
     .update(name)
     .update("\u0000")
     .update(canonicalJson(args))
-    .digest("base64");
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
 }
 
 /**
@@ -101,26 +105,23 @@ class Awaiting implements CallFollower {
  * Plain data with methods on the prototype: nothing per call but the fields below. It is told
  * its result directly (issue 15: a promise with its reaction held ≈0.3 KB per waiting call).
  */
-export class WaitingCall implements ExternalCallEnd {
+export class WaitingCall extends CallSignal implements ExternalCallEnd {
   /** How many requests (and MCP tasks) wait for it right now. */
   waiters = 0;
   /** The call's `tool.call` entry in the session log; its MCP task, if any, is named by it. */
   callId = "";
-  private readonly signal = new CallSignal();
   /** Mostly one: held as is, not in an array. */
   private followers: CallFollower | CallFollower[] | undefined;
   /** Once it ended: its result, or why there is none. */
   private outcome: { result: McpToolResult | undefined; error: unknown } | undefined;
 
+  /** Its own abort signal, the one its question waits under: no object of its own per call. */
   constructor(
     readonly tool: string,
     private readonly key: string,
     private readonly calls: WaitingCalls | undefined,
-  ) {}
-
-  /** The abort signal its question waits under. */
-  get abortSignal(): AbortSignal {
-    return this.signal.asAbortSignal();
+  ) {
+    super();
   }
 
   /** The result, as a promise made when asked for. */
@@ -132,7 +133,7 @@ export class WaitingCall implements ExternalCallEnd {
 
   /** Withdraws the call: its question is aborted. */
   cancel(reason: string): void {
-    this.signal.abort(reason);
+    this.abort(reason);
   }
 
   /**
@@ -205,7 +206,7 @@ export class WaitingCalls {
     // In the map first: a call that ends at once is forgotten, not left behind.
     this.calls.set(key, call);
     try {
-      start(call.abortSignal, call);
+      start(call.asAbortSignal(), call);
     } catch (error) {
       call.failed(error);
     }

@@ -63,27 +63,30 @@ export function notificationActions(request: InboxItem["request"]): PushPayload[
   return only.options.slice(0, 2).map((option) => ({ id: option.label, label: option.label }));
 }
 
+/** The reasons an interaction is announced for, as bits. */
+const ARRIVED = 1;
+const COUNTDOWN = 2;
+
 /**
  * U3/X5: a push to every subscribed device when something starts waiting, and once more when
  * its countdown becomes visible. Each interaction is announced at most once per reason, by
  * one server of those sharing a PostgreSQL (S2).
  */
 export class PushNotifier {
-  private readonly announced = new Set<string>();
+  /**
+   * The reasons each waiting interaction was announced for, by its id: the id the request
+   * already holds, not a key made for it (issue 15: one more string per waiting question).
+   */
+  private readonly announced = new Map<string, number>();
 
   constructor(private readonly deps: PushNotifierDeps) {}
 
   onInboxChanged(frame: InboxChangedFrame): Promise<void> {
     const sends: Promise<void>[] = [];
-    for (const id of frame.removed) {
-      this.announced.delete(`${id}#arrived`);
-      this.announced.delete(`${id}#countdown`);
-    }
+    for (const id of frame.removed) this.announced.delete(id);
     for (const item of frame.upserted) {
-      const key = `${item.request.interactionId}#arrived`;
-      if (!this.announced.has(key)) {
-        this.announced.add(key);
-        sends.push(this.pushAll(key, item));
+      if (this.announce(item, ARRIVED)) {
+        sends.push(this.pushAll(`${item.request.interactionId}#arrived`, item));
       }
     }
     return Promise.all(sends).then(() => undefined);
@@ -91,12 +94,20 @@ export class PushNotifier {
 
   /** X5: the countdown of this item is now on screen; say so before the deadline. */
   countdownVisible(item: InboxItem): Promise<void> {
-    const key = `${item.request.interactionId}#countdown`;
-    if (item.countdown.phase !== "counting" || this.announced.has(key)) {
+    if (item.countdown.phase !== "counting" || !this.announce(item, COUNTDOWN)) {
       return Promise.resolve();
     }
-    this.announced.add(key);
+    const key = `${item.request.interactionId}#countdown`;
     return this.pushAll(key, item, item.countdown.deadlineAt);
+  }
+
+  /** Marks the reason announced; false when it already was. */
+  private announce(item: InboxItem, reason: number): boolean {
+    const id = item.request.interactionId;
+    const reasons = this.announced.get(id) ?? 0;
+    if (reasons & reason) return false;
+    this.announced.set(id, reasons | reason);
+    return true;
   }
 
   payloadOf(item: InboxItem, deadlineAt?: number): PushPayload {
