@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { markdownItFields } from "./scripts/classFields.ts";
+import { markdownItEntities } from "./scripts/markdownItEntities.ts";
 import { preactAliases } from "./scripts/preactAliases.ts";
 import { precompress } from "./scripts/precompress.ts";
 import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
@@ -12,10 +13,11 @@ export default defineConfig({
     react({ refreshExclude: /./ }),
     serverFrameProgram(),
     markdownItFields(),
+    markdownItEntities(),
     precompress(),
   ],
   // The plan-lines worker parses with markdown-it too.
-  worker: { plugins: () => [markdownItFields()] },
+  worker: { plugins: () => [markdownItFields(), markdownItEntities()] },
   resolve: { alias: preactAliases },
   build: {
     // Every browser the page supports preloads modules natively: no polyfill before the app.

@@ -1,11 +1,12 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 import { markdownItFields } from "./scripts/classFields.ts";
+import { markdownItEntities } from "./scripts/markdownItEntities.ts";
 import { preactAliases } from "./scripts/preactAliases.ts";
 import { serverFrameProgram } from "./scripts/serverFrameProgram.ts";
 
 export default defineConfig({
-  plugins: [react(), serverFrameProgram(), markdownItFields()],
+  plugins: [react(), serverFrameProgram(), markdownItFields(), markdownItEntities()],
   resolve: {
     alias: [
       ...preactAliases,

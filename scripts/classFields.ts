@@ -13,14 +13,15 @@ export function assignClassFields(code: string): string {
   return code.replace(FIELD, (_, name: string, value: string) => `this.${name} = ${value};`);
 }
 
-const MARKDOWN_IT = /[\\/]node_modules[\\/]markdown-it[\\/]dist[\\/][^\\/]+\.m?js$/;
+/** markdown-it's published build files. */
+export const MARKDOWN_IT_BUILD = /[\\/]node_modules[\\/]markdown-it[\\/]dist[\\/][^\\/]+\.m?js$/;
 
 /** Vite plugin: markdown-it's class fields assigned directly (see assignClassFields). */
 export function markdownItFields(): Plugin {
   return {
     name: "plangate-markdown-it-fields",
     transform(code, id) {
-      if (!MARKDOWN_IT.test(id.replace(/\?.*$/, ""))) return undefined;
+      if (!MARKDOWN_IT_BUILD.test(id.replace(/\?.*$/, ""))) return undefined;
       return { code: assignClassFields(code), map: null };
     },
   };

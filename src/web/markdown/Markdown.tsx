@@ -32,13 +32,15 @@ export function prefetchMarkdown(): Promise<unknown> {
   return loadRenderer();
 }
 
-/** Markdown from the model (R5); plain text shows until the parser chunk has loaded. */
+/**
+ * Markdown from the model (R5); plain text shows until the parser chunk has loaded, and for a
+ * text naming a rare entity, until its table has (MarkdownRenderer).
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const Loaded = loadedRenderer;
-  if (Loaded) return <Loaded text={text} />;
+  const Renderer = loadedRenderer ?? LazyRenderer;
   return (
     <Suspense fallback={<Plain text={text} />}>
-      <LazyRenderer text={text} />
+      <Renderer text={text} />
     </Suspense>
   );
 });

@@ -6,6 +6,7 @@ import { FootnoteLedger } from "./footnoteLedger.ts";
 import type { FootnoteNaming } from "./footnoteNaming.ts";
 import { useFootnoteNaming } from "./footnoteNamingContext.tsx";
 import type { FootnotesBefore } from "./gfmFootnotes.ts";
+import { namedEntitiesFor } from "./namedEntities.ts";
 import { renderFootnoteList, renderMarkdown } from "./renderMarkdown.tsx";
 import { type LazySplit, splitLazily } from "./splitBlocks.ts";
 
@@ -142,6 +143,10 @@ function inTasks(
  * shows, not the length of the plan.
  */
 export default memo(function MarkdownRenderer({ text }: { text: string }) {
+  // A rare `&name;` is parsed once the full table is in (Markdown shows the text plain till then),
+  // so no block is rendered, and cached, without it.
+  const entities = namedEntitiesFor(text);
+  if (entities) throw entities;
   const split = useMemo(() => splitLazily(text), [text]);
   // Known once the text is split whole, which a text with definitions is at once.
   const ledger = useMemo(
