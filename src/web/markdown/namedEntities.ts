@@ -2,7 +2,7 @@
 // raw), most of which no plan uses. The build points markdown-it's `entities` import here
 // (scripts/markdownItEntities.ts): the names plans use decode from this table, the rest once
 // the full table is fetched, which MarkdownRenderer waits for before it parses a text naming one.
-const COMMON = new Map([
+export const COMMON_ENTITIES: ReadonlyMap<string, string> = new Map([
   ["amp", "&"],
   ["lt", "<"],
   ["gt", ">"],
@@ -67,7 +67,7 @@ let settled = false;
 
 /** The one function markdown-it imports from entities: a reference decoded, or as written. */
 export function decodeHTMLStrict(reference: string): string {
-  return COMMON.get(reference.slice(1, -1)) ?? full?.(reference) ?? reference;
+  return COMMON_ENTITIES.get(reference.slice(1, -1)) ?? full?.(reference) ?? reference;
 }
 
 /** Fetches the full table once; after a failed fetch rare names show as written, not retried. */
@@ -89,7 +89,7 @@ export function loadNamedEntities(): Promise<void> {
 export function namedEntitiesFor(text: string): Promise<void> | null {
   if (settled || !text.includes("&")) return null;
   for (const [, name = ""] of text.matchAll(REFERENCE)) {
-    if (!COMMON.has(name) && !NUMERIC.test(name)) return loadNamedEntities();
+    if (!COMMON_ENTITIES.has(name) && !NUMERIC.test(name)) return loadNamedEntities();
   }
   return null;
 }
