@@ -34,7 +34,7 @@ export function prefetchMarkdown(): Promise<unknown> {
 
 /**
  * Markdown from the model (R5); plain text shows until the parser chunk has loaded, and for a
- * text naming a rare entity, until its table has (MarkdownRenderer).
+ * text with a rare `&name;`, until the full entity table has (MarkdownRenderer).
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const Renderer = loadedRenderer ?? LazyRenderer;

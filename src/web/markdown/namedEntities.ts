@@ -85,7 +85,10 @@ export function loadNamedEntities(): Promise<void> {
   return loading;
 }
 
-/** The full table's load when `text` holds a reference the small table lacks, else null. */
+/**
+ * The full table's load when `text` holds a reference the small table lacks, else null; code
+ * spans count too (`p = &buf;`): this scans, it does not parse.
+ */
 export function namedEntitiesFor(text: string): Promise<void> | null {
   if (settled || !text.includes("&")) return null;
   for (const [, name = ""] of text.matchAll(REFERENCE)) {
