@@ -20,6 +20,7 @@ export type HostCommand =
   | { cmd: "pendingCount"; sessionId: string }
   | { cmd: "usage"; gc?: boolean }
   | { cmd: "pendingTotal" }
+  | { cmd: "cancelAllPending" }
   | { cmd: "heapSnapshot"; path: string }
   | { cmd: "close" };
 

@@ -110,6 +110,16 @@ async function handle(command: HostCommand): Promise<unknown> {
           .summaries()
           .reduce((sum, s) => sum + server.interactions.pendingCount(s.id), 0),
       };
+    case "cancelAllPending": {
+      // As a person dismissing every waiting question: each call gets its "cancelled" result.
+      let cancelled = 0;
+      for (const { id } of server.sessions.summaries()) {
+        for (const item of server.interactions.pending(id)) {
+          if (server.interactions.cancel(item.request.interactionId).ok) cancelled += 1;
+        }
+      }
+      return { cancelled };
+    }
     case "close":
       await server.close();
       setImmediate(() => process.exit(0));
