@@ -123,6 +123,29 @@ describe("inbox feed", () => {
     expect(changes).toHaveLength(3);
   });
 
+  it("[U1][U3] names the items that arrived, not a known one whose request was taken in again", async () => {
+    const arrivals: string[][] = [];
+    feed.onChange((frame, arrived) => {
+      if (frame.type === "inbox.changed") arrivals.push([...arrived]);
+    });
+    void ask("sess_a", "c1");
+    await flush();
+    const id = changes[0]?.upserted[0]?.request.interactionId ?? "";
+    expect(arrivals).toEqual([[id]]);
+    // As after a takeover (S2): the same interaction, its request read again from the log.
+    const pendingOne = registry.pendingOne.bind(registry);
+    registry.pendingOne = (interactionId) => {
+      const view = pendingOne(interactionId);
+      return view && { ...view, request: { ...view.request } };
+    };
+    expect(registry.touch(id)).toEqual({ ok: true });
+    void ask("sess_b", "c2");
+    await flush();
+    expect(changes[1]?.upserted.map((item) => item.request.toolCallId)).toEqual(["c1", "c2"]);
+    const second = changes[1]?.upserted[1]?.request.interactionId ?? "";
+    expect(arrivals[1]).toEqual([second]);
+  });
+
   it("[U1][Q7] a head leaving a long queue changes only the new head, not every item behind it", async () => {
     for (let call = 0; call < 50; call++) void ask("sess_a", `c${call}`);
     await flush();

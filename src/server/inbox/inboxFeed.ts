@@ -11,6 +11,14 @@ import type { InteractionRegistry } from "../interactions/port.ts";
 
 type InboxFrame = Extract<ServerFrame, { type: "inbox.snapshot" | "inbox.changed" }>;
 
+/**
+ * Hears each change; `arrived` names the upserted items that are new, not a known item whose
+ * request was taken in again (S2, A7), so a listener need not remember every item it saw.
+ */
+export type InboxListener = (frame: InboxFrame, arrived: ReadonlySet<string>) => void;
+
+const NONE: ReadonlySet<string> = new Set();
+
 export interface InboxFeedDeps {
   log: {
     listSessions(): { id: string }[];
@@ -30,7 +38,7 @@ export class InboxFeed {
   /** What clients were last told, by interaction id. */
   private readonly sent = new Map<string, InboxItem>();
   private readonly dirty = new Set<string>();
-  private readonly listeners = new Set<(frame: InboxFrame) => void>();
+  private readonly listeners = new Set<InboxListener>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: InboxFeedDeps) {
@@ -64,7 +72,7 @@ export class InboxFeed {
     return view?.request.sessionId === sessionId ? view : undefined;
   }
 
-  onChange(listener: (frame: InboxFrame) => void): () => void {
+  onChange(listener: InboxListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -82,6 +90,7 @@ export class InboxFeed {
       updated: [],
       removed: [],
     };
+    let arrived: Set<string> | undefined;
     for (const interactionId of this.dirty) {
       const item = this.deps.interactions.pendingOne(interactionId);
       const old = this.sent.get(interactionId);
@@ -91,13 +100,14 @@ export class InboxFeed {
         continue;
       }
       // Every client holds what `sent` holds: new ones get it in their snapshot.
+      if (!old) arrived = (arrived ?? new Set()).add(interactionId);
       if (!old || old.request !== item.request) frame.upserted.push(item);
       else if (!sameItem(old, item)) frame.updated.push(inboxUpdateOf(item));
       this.sent.set(interactionId, item);
     }
     this.dirty.clear();
     if (frame.upserted.length + frame.updated.length + frame.removed.length === 0) return;
-    for (const listener of this.listeners) listener(frame);
+    for (const listener of this.listeners) listener(frame, arrived ?? NONE);
   }
 }
 

@@ -44,6 +44,11 @@ export interface Pending {
   signal: AbortSignal | undefined;
   /** S2: asked by a turn another server runs; that server times it and its asker waits there. */
   elsewhere: boolean;
+  /**
+   * Q7: higher for a later arrival; it never changes while the interaction waits, so a reader
+   * orders a queue without positions that shift each time its head leaves.
+   */
+  arrival: number;
 }
 
 export function newPending(request: InteractionRequest): Pending {
@@ -56,6 +61,7 @@ export function newPending(request: InteractionRequest): Pending {
     deliverPermission: undefined,
     signal: undefined,
     elsewhere: false,
+    arrival: 0,
   };
 }
 

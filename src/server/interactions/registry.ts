@@ -80,6 +80,7 @@ function receiptOf(resolution: Resolution): Receipt {
 class Registry implements InteractionRegistry {
   private readonly pendingById = new Map<string, Pending>();
   private readonly queues = new SessionQueues();
+  private nextArrival = 0;
   private readonly settled = new SettledMemory<ReceiptCode>(SETTLED_MEMORY);
   private readonly lateAnswers = new LateAnswers();
   private readonly countdowns: Countdowns;
@@ -198,9 +199,16 @@ class Registry implements InteractionRegistry {
     this.deps.append(sessionId, { kind: "interaction.requested", request });
     const pending = newPending(request);
     attach(pending);
-    this.pendingById.set(request.interactionId, pending);
+    const head = this.enqueue(sessionId, pending);
     this.watch(pending, signal);
-    if (this.queues.push(sessionId, request.interactionId)) this.activateHead(sessionId);
+    if (head) this.activateHead(sessionId);
+  }
+
+  /** Q7: the interaction waits at the tail of its session's queue; true when it is the head. */
+  private enqueue(sessionId: string, pending: Pending): boolean {
+    pending.arrival = this.nextArrival++;
+    this.pendingById.set(pending.request.interactionId, pending);
+    return this.queues.push(sessionId, pending.request.interactionId);
   }
 
   /** A7: only restored cards lack an asker; a session's queue is short, so it is searched. */
@@ -501,7 +509,7 @@ class Registry implements InteractionRegistry {
     const view: PendingInteractionView = {
       request: pending.request,
       countdown: pending.countdown ?? NOT_TIMED,
-      queueOrder: this.queues.arrivalOf(interactionId) ?? 0,
+      queueOrder: pending.arrival,
     };
     if (pending.draft) view.draft = pending.draft;
     return view;
@@ -551,8 +559,7 @@ class Registry implements InteractionRegistry {
       pending.countdown = logged.countdowns.get(interactionId);
       pending.draft = logged.drafts.get(interactionId);
       pending.elsewhere = options.elsewhere === true;
-      this.pendingById.set(interactionId, pending);
-      this.queues.push(sessionId, interactionId);
+      this.enqueue(sessionId, pending);
       restored.push(interactionId);
     }
     for (const interactionId of restored) {
@@ -571,8 +578,7 @@ class Registry implements InteractionRegistry {
         if (this.pendingById.has(id) || this.settled.get(id) !== undefined) return;
         const pending = newPending(request);
         pending.elsewhere = true;
-        this.pendingById.set(id, pending);
-        this.queues.push(sessionId, id);
+        this.enqueue(sessionId, pending);
         return;
       }
       case "interaction.countdown": {

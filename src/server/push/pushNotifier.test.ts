@@ -68,8 +68,8 @@ describe("web push", () => {
       session: (id) => log.getSession(id),
       baseUrl: () => "https://plangate.example",
     });
-    feed.onChange((frame) => {
-      if (frame.type === "inbox.changed") void notifier.onInboxChanged(frame);
+    feed.onChange((frame, arrived) => {
+      if (frame.type === "inbox.changed") void notifier.onInboxChanged(frame, arrived);
     });
     log.createSession({ id: "sess_1", title: "Buttons", model: "mcp/outside-agent", mode: build });
     void registry.askQuestions(
@@ -133,8 +133,8 @@ describe("web push", () => {
       baseUrl: () => "https://plangate.example",
     });
     const pushes: Promise<void>[] = [];
-    feed.onChange((frame) => {
-      if (frame.type === "inbox.changed") pushes.push(notifier.onInboxChanged(frame));
+    feed.onChange((frame, arrived) => {
+      if (frame.type === "inbox.changed") pushes.push(notifier.onInboxChanged(frame, arrived));
     });
     log.createSession({ id: "sess_1", title: "Away", model: "scripted/demo", mode: build });
     void registry.askQuestions(

@@ -63,10 +63,6 @@ export function notificationActions(request: InboxItem["request"]): PushPayload[
   return only.options.slice(0, 2).map((option) => ({ id: option.label, label: option.label }));
 }
 
-/** The reasons an interaction is announced for, as bits. */
-const ARRIVED = 1;
-const COUNTDOWN = 2;
-
 /**
  * U3/X5: a push to every subscribed device when something starts waiting, and once more when
  * its countdown becomes visible. Each interaction is announced at most once per reason, by
@@ -74,40 +70,31 @@ const COUNTDOWN = 2;
  */
 export class PushNotifier {
   /**
-   * The reasons each waiting interaction was announced for, by its id: the id the request
-   * already holds, not a key made for it (issue 15: one more string per waiting question).
+   * The items whose countdown was announced; an arrival is announced once by the inbox's word
+   * that the item is new, so nothing is kept per waiting question (issue 15).
    */
-  private readonly announced = new Map<string, number>();
+  private readonly countdownsAnnounced = new Set<string>();
 
   constructor(private readonly deps: PushNotifierDeps) {}
 
-  onInboxChanged(frame: InboxChangedFrame): Promise<void> {
+  onInboxChanged(frame: InboxChangedFrame, arrived: ReadonlySet<string>): Promise<void> {
     const sends: Promise<void>[] = [];
-    for (const id of frame.removed) this.announced.delete(id);
+    for (const id of frame.removed) this.countdownsAnnounced.delete(id);
     for (const item of frame.upserted) {
-      if (this.announce(item, ARRIVED)) {
-        sends.push(this.pushAll(`${item.request.interactionId}#arrived`, item));
-      }
+      const id = item.request.interactionId;
+      if (arrived.has(id)) sends.push(this.pushAll(`${id}#arrived`, item));
     }
     return Promise.all(sends).then(() => undefined);
   }
 
   /** X5: the countdown of this item is now on screen; say so before the deadline. */
   countdownVisible(item: InboxItem): Promise<void> {
-    if (item.countdown.phase !== "counting" || !this.announce(item, COUNTDOWN)) {
+    const id = item.request.interactionId;
+    if (item.countdown.phase !== "counting" || this.countdownsAnnounced.has(id)) {
       return Promise.resolve();
     }
-    const key = `${item.request.interactionId}#countdown`;
-    return this.pushAll(key, item, item.countdown.deadlineAt);
-  }
-
-  /** Marks the reason announced; false when it already was. */
-  private announce(item: InboxItem, reason: number): boolean {
-    const id = item.request.interactionId;
-    const reasons = this.announced.get(id) ?? 0;
-    if (reasons & reason) return false;
-    this.announced.set(id, reasons | reason);
-    return true;
+    this.countdownsAnnounced.add(id);
+    return this.pushAll(`${id}#countdown`, item, item.countdown.deadlineAt);
   }
 
   payloadOf(item: InboxItem, deadlineAt?: number): PushPayload {

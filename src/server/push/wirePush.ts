@@ -48,10 +48,10 @@ export function wirePush(app: FastifyInstance, deps: WirePushDeps): { close(): v
   const findPending = (id: string) =>
     deps.inbox.snapshot().find((item) => item.request.interactionId === id);
 
-  const unsubscribe = deps.inbox.onChange((frame) => {
+  const unsubscribe = deps.inbox.onChange((frame, arrived) => {
     if (frame.type !== "inbox.changed") return;
     countdowns.onInboxChanged(frame);
-    void notifier.onInboxChanged(frame);
+    void notifier.onInboxChanged(frame, arrived);
   });
 
   registerPushRoutes(app, {
