@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ExternalCallEnd } from "../sessions/sessionManager.ts";
+import type { CallEnd } from "../sessions/userStepCall.ts";
 import { CallSignal } from "./callSignal.ts";
 import type { McpToolResult } from "./mcpTools.ts";
 
@@ -105,7 +105,7 @@ class Awaiting implements CallFollower {
  * Plain data with methods on the prototype: nothing per call but the fields below. It is told
  * its result directly (issue 15: a promise with its reaction held ≈0.3 KB per waiting call).
  */
-export class WaitingCall extends CallSignal implements ExternalCallEnd {
+export class WaitingCall extends CallSignal implements CallEnd {
   /** How many requests (and MCP tasks) wait for it right now. */
   waiters = 0;
   /** The call's `tool.call` entry in the session log; its MCP task, if any, is named by it. */

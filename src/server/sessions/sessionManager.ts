@@ -27,7 +27,7 @@ import { SessionProjections } from "./sessionProjection.ts";
 import { defaultSystemPrompt, type SystemPromptContext } from "./systemPrompt.ts";
 import { type ToolCallToRun, ToolExecutor, type ToolExecutorDeps } from "./toolExecutor.ts";
 import type { TurnLocks } from "./turnLocks.ts";
-import type { CallEnd } from "./userStepCall.ts";
+import type { CallEnd, CallRecorder } from "./userStepCall.ts";
 
 export const MAX_MODEL_CALLS_PER_TURN = 50;
 
@@ -93,6 +93,14 @@ export class SessionManager {
   private readonly executor: ToolExecutor;
   /** P4: made first, so the modes in memory follow an entry before anyone broadcasts it. */
   private readonly modes: ExecutionStates;
+  /** X1: an external call's result goes in the log before its caller hears it. */
+  private readonly externalResults: CallRecorder = {
+    record: (sessionId, call, result) => this.recordResult(sessionId, call, result),
+    resultOfFailure: (name, error, signal) => {
+      const why = signal.aborted ? "the agent withdrew the call" : callFailure(error);
+      return { output: `${name} produced no result: ${why}.`, isError: true };
+    },
+  };
   private readonly projections: SessionProjections;
   /** S2: sessions whose turn another server runs (or may be about to run); see `takeOver`. */
   private readonly elsewhere = new Set<string>();
@@ -392,7 +400,7 @@ export class SessionManager {
     call: ToolCallToRun,
     tools: ToolRegistry,
     signal: AbortSignal,
-    end: ExternalCallEnd,
+    end: CallEnd,
     options: { resumed?: boolean } = {},
   ): void {
     // B8: a resumed call is already in the log; it runs from its answered step, or waits on
@@ -405,19 +413,8 @@ export class SessionManager {
         input: call.input,
       });
     }
-    const recorder = new ExternalCallRecorder(this, sessionId, call.callId, call.name, signal, end);
-    this.executor.runTo(sessionId, call, this.modes.reader(sessionId), signal, tools, recorder);
-  }
-
-  /** @internal An external call ended: its result goes in the log, then to its caller. */
-  recordExternal(recorder: ExternalCallRecorder, result: ToolResult): void {
-    try {
-      this.recordResult(recorder.sessionId, recorder, result);
-    } catch (error) {
-      recorder.end.failed(error);
-      return;
-    }
-    recorder.end.ended(result);
+    const mode = this.modes.reader(sessionId);
+    this.executor.runTo(sessionId, call, mode, signal, tools, end, this.externalResults);
   }
 
   private recordResult(sessionId: string, call: OpenCall, result: ToolResult): void {
@@ -887,35 +884,4 @@ function callFailure(error: unknown): string {
     return "plangate could not save the call, because its session database refuses writes right now; try again later";
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Told an external call's result once it is in the log, or why the log refused it. */
-export interface ExternalCallEnd {
-  ended(result: ToolResult): void;
-  failed(error: unknown): void;
-}
-
-/**
- * An external call's end as the executor tells it: the result, or an error made a result the
- * agent reads. Keeps the call's id and name, not the call: its input would be one more copy of
- * the question per waiting call (issue 15).
- */
-class ExternalCallRecorder implements CallEnd, OpenCall {
-  constructor(
-    private readonly manager: SessionManager,
-    readonly sessionId: string,
-    readonly callId: string,
-    readonly name: string,
-    private readonly signal: AbortSignal,
-    readonly end: ExternalCallEnd,
-  ) {}
-
-  ended(result: ToolResult): void {
-    this.manager.recordExternal(this, result);
-  }
-
-  failed(error: unknown): void {
-    const why = this.signal.aborted ? "the agent withdrew the call" : callFailure(error);
-    this.ended({ output: `${this.name} produced no result: ${why}.`, isError: true });
-  }
 }

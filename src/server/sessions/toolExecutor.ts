@@ -14,7 +14,12 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import { untilAborted } from "./abortable.ts";
 import type { LoggedStep } from "./callSteps.ts";
 import { SharedExtras } from "./sharedExtras.ts";
-import { type AnswerRunner, type CallEnd, UserStepCall } from "./userStepCall.ts";
+import {
+  type AnswerRunner,
+  type CallEnd,
+  type CallRecorder,
+  UserStepCall,
+} from "./userStepCall.ts";
 
 /** How long a stopped tool may take to report how it ended (Q8) before the turn moves on. */
 const STOP_GRACE_MS = 1_000;
@@ -66,8 +71,9 @@ export class ToolExecutor implements AnswerRunner {
   }
 
   /**
-   * As run, telling `end`. A call whose tool asks the user waits as one UserStepCall the
-   * registry holds; `end` is told synchronously when the call fails before it runs.
+   * As run, telling `end`, after `recorder` has the result when one is given. A call whose tool
+   * asks the user waits as one UserStepCall the registry holds; `end` is told synchronously when
+   * the call fails before it runs.
    */
   runTo(
     sessionId: string,
@@ -76,15 +82,18 @@ export class ToolExecutor implements AnswerRunner {
     signal: AbortSignal,
     tools: ToolRegistry,
     end: CallEnd,
+    recorder?: CallRecorder,
   ): void {
+    const finish = (result: ToolResult | undefined, error?: unknown) =>
+      finishCall(sessionId, call.callId, call.name, signal, end, recorder, result, error);
     if (call.inputError !== undefined) {
-      end.ended(failure(call.inputError));
+      finish(failure(call.inputError));
       return;
     }
     const tool = tools.get(call.name);
     if (!tool) {
       const names = tools.list().map((t) => t.name);
-      end.ended(
+      finish(
         failure(`There is no tool named "${call.name}". Available tools: ${names.join(", ")}.`),
       );
       return;
@@ -96,7 +105,7 @@ export class ToolExecutor implements AnswerRunner {
         (issue) =>
           `- ${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`,
       );
-      end.ended(
+      finish(
         failure(
           `The input for ${call.name} is invalid; fix these fields and call it again:\n${problems.join("\n")}`,
         ),
@@ -112,11 +121,11 @@ export class ToolExecutor implements AnswerRunner {
         sessionId,
         contract,
         call.callId,
-        call.name,
         parsed.data,
         mode,
         signal,
         end,
+        recorder,
       );
       this.askUser(waiting, context);
       return;
@@ -131,8 +140,8 @@ export class ToolExecutor implements AnswerRunner {
         },
       )
       .then(
-        (result) => end.ended(result),
-        (error: unknown) => end.failed(error),
+        (result) => finish(result),
+        (error: unknown) => finish(undefined, error),
       );
   }
 
@@ -262,13 +271,13 @@ export class ToolExecutor implements AnswerRunner {
       step = this.fill(call.contract, call.input, outcome);
     } catch (error) {
       this.extras?.release(call.sessionId);
-      call.end.failed(error);
+      finishWaiting(call, undefined, error);
       return;
     }
     const context = this.contextOf(call.sessionId, call.callId, call.signal, call.mode);
     this.afterStep(call.sessionId, call.contract, call.name, step, context, call.signal).then(
-      (result) => call.end.ended(result),
-      (error: unknown) => call.end.failed(error),
+      (result) => finishWaiting(call, result),
+      (error: unknown) => finishWaiting(call, undefined, error),
     );
   }
 
@@ -276,11 +285,11 @@ export class ToolExecutor implements AnswerRunner {
   private refuse(call: UserStepCall, error: unknown): void {
     this.extras?.release(call.sessionId);
     if (call.signal.aborted) {
-      call.end.failed(error);
+      finishWaiting(call, undefined, error);
       return;
     }
     const why = error instanceof Error ? error.message : String(error);
-    call.end.ended(failure(`${call.name} failed: ${why}`));
+    finishWaiting(call, failure(`${call.name} failed: ${why}`));
   }
 
   private fill(contract: ToolContract<unknown>, input: unknown, outcome: AskOutcome): StepResult {
@@ -341,6 +350,40 @@ const ASK_USER = Symbol("ask the user");
 type StepResult =
   | { type: "filled"; input: unknown; auto: boolean }
   | { type: "refused"; result: ToolResult };
+
+/**
+ * Tells the call's end its result, or why it has none; with a recorder the result is written
+ * down first (a failure as the result the recorder makes of it), and a refused write is the end.
+ */
+function finishCall(
+  sessionId: string,
+  callId: string,
+  name: string,
+  signal: AbortSignal,
+  end: CallEnd,
+  recorder: CallRecorder | undefined,
+  result: ToolResult | undefined,
+  error?: unknown,
+): void {
+  if (!recorder) {
+    if (result) end.ended(result);
+    else end.failed(error);
+    return;
+  }
+  const recorded = result ?? recorder.resultOfFailure(name, error, signal);
+  try {
+    recorder.record(sessionId, { callId, name }, recorded);
+  } catch (refused) {
+    end.failed(refused);
+    return;
+  }
+  end.ended(recorded);
+}
+
+function finishWaiting(call: UserStepCall, result: ToolResult | undefined, error?: unknown): void {
+  const { sessionId, callId, name, signal, end, recorder } = call;
+  finishCall(sessionId, callId, name, signal, end, recorder, result, error);
+}
 
 function failure(output: string): ToolResult {
   return { output, isError: true };

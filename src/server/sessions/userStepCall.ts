@@ -8,6 +8,17 @@ export interface CallEnd {
   failed(error: unknown): void;
 }
 
+/**
+ * X1: writes a call's result down before its caller hears of it (an agent's call over MCP). One
+ * per session manager, not one per call: a waiting call keeps it as one field (issue 15).
+ */
+export interface CallRecorder {
+  /** Throws when the log refuses the result. */
+  record(sessionId: string, call: { callId: string; name: string }, result: ToolResult): void;
+  /** The result a call that ended without one is recorded with. */
+  resultOfFailure(name: string, error: unknown, signal: AbortSignal): ToolResult;
+}
+
 /** What a call waiting on its question is handed back to once the user has answered. */
 export interface AnswerRunner {
   answered(call: UserStepCall, outcome: AskOutcome): void;
@@ -24,12 +35,17 @@ export class UserStepCall implements QuestionAsker {
     readonly sessionId: string,
     readonly contract: ToolContract<unknown>,
     readonly callId: string,
-    readonly name: string,
     readonly input: unknown,
     readonly mode: () => ExecutionMode,
     readonly signal: AbortSignal,
     readonly end: CallEnd,
+    readonly recorder: CallRecorder | undefined,
   ) {}
+
+  /** The tool's name, which is the call's: tools are found by it. */
+  get name(): string {
+    return this.contract.name;
+  }
 
   heard(outcome: AskOutcome): void {
     // A turn later, as a promise reaction would run: the registry tells askers from inside its
