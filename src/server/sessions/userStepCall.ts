@@ -27,7 +27,8 @@ export interface AnswerRunner {
 /**
  * Q3/Q5: a call whose tool asks the user, while it waits: one plain object the registry tells
  * of the outcome, not a chain of promises, reactions and closures (≈1.5 KB per waiting call,
- * issue 15). It keeps the call's id and name, not the call: the input is the question itself.
+ * issue 15). It keeps the call's id and parsed input, not the call: the input it came with
+ * would be one more copy of the question.
  */
 export class UserStepCall implements QuestionAsker {
   constructor(
