@@ -1,3 +1,5 @@
+import { itemsOf, type OneOrMany, withItem, withoutItem } from "./oneOrMany.ts";
+
 type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
 
 /**
@@ -11,27 +13,18 @@ export class CallSignal {
   aborted = false;
   reason: unknown = undefined;
   onabort: ((event: Event) => void) | null = null;
-  /** Mostly one (the registry's): held as is, not in an array. */
-  private listeners: AbortListener | AbortListener[] | undefined;
+  /** Mostly one, the registry's. */
+  private listeners: OneOrMany<AbortListener>;
 
   addEventListener(type: string, listener: AbortListener | null): void {
     if (type !== "abort" || !listener || this.aborted) return;
-    const listeners = this.listenerList();
-    if (listeners.includes(listener)) return;
-    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B).
-    this.listeners = listeners.length === 0 ? listener : listeners.concat(listener);
+    if (!itemsOf(this.listeners).includes(listener)) {
+      this.listeners = withItem(this.listeners, listener);
+    }
   }
 
   removeEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== "abort" || !listener) return;
-    const listeners = this.listenerList();
-    if (!listeners.includes(listener)) return;
-    const left = listeners.filter((kept) => kept !== listener);
-    this.listeners = left.length === 0 ? undefined : left.length === 1 ? left[0] : left;
-  }
-
-  private listenerList(): AbortListener[] {
-    return [this.listeners ?? []].flat();
+    if (type === "abort" && listener) this.listeners = withoutItem(this.listeners, listener);
   }
 
   throwIfAborted(): void {
@@ -42,7 +35,7 @@ export class CallSignal {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.listenerList();
+    const listeners = itemsOf(this.listeners);
     if (this.onabort) listeners.unshift(this.onabort);
     this.listeners = undefined;
     if (listeners.length === 0) return;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { CallEnd } from "../sessions/userStepCall.ts";
 import { CallSignal } from "./callSignal.ts";
 import type { McpToolResult } from "./mcpTools.ts";
+import { itemsOf, type OneOrMany, withItem } from "./oneOrMany.ts";
 
 /** R12: how deep tool arguments may nest (a plan review's comment anchors go 5 levels down). */
 export const MAX_ARGUMENT_DEPTH = 64;
@@ -110,8 +111,7 @@ export class WaitingCall extends CallSignal implements CallEnd {
   waiters = 0;
   /** The call's `tool.call` entry in the session log; its MCP task, if any, is named by it. */
   callId = "";
-  /** Mostly one: held as is, not in an array. */
-  private followers: CallFollower | CallFollower[] | undefined;
+  private followers: OneOrMany<CallFollower>;
   /** Once it ended: its result, or why there is none. */
   private outcome: { result: McpToolResult | undefined; error: unknown } | undefined;
 
@@ -143,7 +143,7 @@ export class WaitingCall extends CallSignal implements CallEnd {
    */
   awaitedBesides(self: unknown): boolean {
     let others = this.waiters - 1;
-    for (const follower of [this.followers ?? []].flat()) {
+    for (const follower of itemsOf(this.followers)) {
       if (follower !== self && !follower.finished && !follower.listening) others -= 1;
     }
     return others > 0;
@@ -159,9 +159,7 @@ export class WaitingCall extends CallSignal implements CallEnd {
       queueMicrotask(() => follower.callEnded(outcome.result, outcome.error));
       return;
     }
-    // Concatenated: a pushed-to or spread array keeps room for 17 (≈150 B).
-    this.followers =
-      this.followers === undefined ? follower : [this.followers].flat().concat(follower);
+    this.followers = withItem(this.followers, follower);
   }
 
   ended(result: McpToolResult): void {
@@ -176,7 +174,7 @@ export class WaitingCall extends CallSignal implements CallEnd {
     if (this.outcome) return;
     this.outcome = { result, error };
     this.calls?.forget(this.key, this);
-    const followers = [this.followers ?? []].flat();
+    const followers = itemsOf(this.followers);
     this.followers = undefined;
     for (const follower of followers) follower.callEnded(result, error);
   }
