@@ -17,7 +17,7 @@ import { randomId } from "../store/ids.ts";
 import { SessionLog } from "../store/sessionLog.ts";
 import { tempDir } from "../testing/helpers.ts";
 import { waitForEntry } from "../testing/waitFor.ts";
-import type { ToolContract } from "../tools/contract.ts";
+import type { ToolContract, ToolResult } from "../tools/contract.ts";
 import { defaultTools } from "../tools/defaultTools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { SessionManager, type SessionManagerDeps } from "./sessionManager.ts";
@@ -62,6 +62,19 @@ function writingTool(name: string): ToolContract<{ text: string }> {
     summarize: (input) => `write ${input.text}`,
     run: async (input) => ({ output: `wrote ${input.text}` }),
   };
+}
+
+/** X1: an agent's call, as a promise of its recorded result. */
+function runExternalCall(
+  manager: SessionManager,
+  sessionId: string,
+  call: { callId: string; name: string; input: unknown },
+  tools: ToolRegistry,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    manager.runExternalCallTo(sessionId, call, tools, signal, { ended: resolve, failed: reject });
+  });
 }
 
 describe("session manager and turn loop", () => {
@@ -422,7 +435,7 @@ describe("session manager and turn loop", () => {
     for (const call of calls) {
       const controller = new AbortController();
       const listening = watched(controller);
-      const result = manager.runExternalCall(id, call, tools, controller.signal);
+      const result = runExternalCall(manager, id, call, tools, controller.signal);
       await waitForEntry(
         log,
         id,
@@ -448,7 +461,7 @@ describe("session manager and turn loop", () => {
     };
     const call = { callId: "q1", name: "AskUserQuestion", input: { questions: [colourQuestion] } };
     const tools = new ToolRegistry(defaultTools());
-    const result = manager.runExternalCall(id, call, tools, new AbortController().signal);
+    const result = runExternalCall(manager, id, call, tools, new AbortController().signal);
     const asked = await waitForEntry(log, id, "interaction.requested");
     expect(
       registry.answer(asked.entry.request.interactionId, {
@@ -473,7 +486,7 @@ describe("session manager and turn loop", () => {
     for (const [index, failure] of failures.entries()) {
       registry.askPermission = () => Promise.reject(failure);
       const call = { callId: `w${index}`, name: "Scribble", input: { text: "a" } };
-      const result = await manager.runExternalCall(id, call, tools, new AbortController().signal);
+      const result = await runExternalCall(manager, id, call, tools, new AbortController().signal);
       expect(result.isError).toBe(true);
       outputs.push(result.output);
     }

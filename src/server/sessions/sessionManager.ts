@@ -374,26 +374,11 @@ export class SessionManager {
 
   /**
    * X1: runs one call an agent made over MCP, recorded like a turn's tool call: the call, the
-   * same executor (checks, cards, countdown), then the result. Never rejects for the call's
-   * own failures; those are error results the agent reads.
-   */
-  runExternalCall(
-    sessionId: string,
-    call: ToolCallToRun,
-    tools: ToolRegistry,
-    signal: AbortSignal,
-    options: { resumed?: boolean } = {},
-  ): Promise<ToolResult> {
-    return new Promise<ToolResult>((resolve, reject) => {
-      const end = { ended: resolve, failed: reject };
-      this.runExternalCallTo(sessionId, call, tools, signal, end, options);
-    });
-  }
-
-  /**
-   * As runExternalCall, telling `end` once the result is recorded. Throws when the log refuses
-   * the call itself. While the call waits on the user, what it holds is data: its
-   * question in the registry and one UserStepCall (issue 15).
+   * same executor (checks, cards, countdown), then the result, and tells `end` once the result is
+   * recorded. The call's own failures are error results the agent reads; `end` fails only when
+   * the log refuses the result, and this throws when it refuses the call itself. While the call
+   * waits on the user, what it holds is data: its question in the registry and one UserStepCall
+   * (issue 15).
    */
   runExternalCallTo(
     sessionId: string,
