@@ -1,7 +1,10 @@
 import { commentsInFeedback } from "../../plan/planComments.ts";
 
-/** A comment that only asks something (in English or Chinese) is answered, not acted on. */
-const isQuestion = (text: string) => /[?？]$/.test(text.trimEnd());
+/**
+ * A comment that only asks something (in English or Chinese) is answered, not acted on. The
+ * full-width `？` is escaped so the server bundle stays pure ASCII (serverBundle.test).
+ */
+const isQuestion = (text: string) => /[?\uFF1F]$/.test(text.trimEnd());
 
 // The wording carries its own separator: a Chinese note follows the line with no space.
 const ENGLISH_NOTE = " (revised: {{comment}})";
