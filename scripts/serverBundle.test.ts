@@ -15,7 +15,8 @@ describe("the server bundle's start-up", () => {
   beforeAll(async () => {
     const result = await build(bundleOptions(root));
     metafile = result.metafile;
-    bundleBytes = result.outputFiles.find((file) => file.path.endsWith(".cjs"))?.contents ?? [];
+    bundleBytes =
+      result.outputFiles?.find((file) => file.path.endsWith(".cjs"))?.contents ?? new Uint8Array();
     startup = [...startupInputs(metafile)];
   }, 60_000);
   /** The bundled files that import the one whose path ends so. */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ServerFrame, SessionEntry } from "../../protocol/index.ts";
 import { TURN_NOTICE_ENGLISH } from "../../shared/turnNotices.ts";
 import { created, questionRequest, snapshotFrame, stored, summary } from "../store/fixtures.ts";
@@ -27,7 +27,7 @@ describe("Transcript", () => {
     }));
     renderEntries(entries);
     const transcript = screen.getByTestId("transcript");
-    expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(150);
+    await waitFor(() => expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(150));
     expect(within(transcript).getByText("message 399")).toBeInTheDocument();
     expect(within(transcript).queryByText("message 0")).not.toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
@@ -35,6 +35,32 @@ describe("Transcript", () => {
     await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
     expect(within(transcript).getByText("message 0")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Show earlier messages" })).not.toBeInTheDocument();
+  });
+
+  it("[W1] draws a long session's last screen with the page, and the rest of its window only once the page is idle (issue 15: new tab)", () => {
+    const idle: IdleRequestCallback[] = [];
+    const requestIdle = vi.fn((callback: IdleRequestCallback) => idle.push(callback));
+    vi.stubGlobal("requestIdleCallback", requestIdle);
+    try {
+      const entries: SessionEntry[] = Array.from({ length: 400 }, (_, i) => ({
+        kind: "user.message" as const,
+        text: `message ${i}`,
+      }));
+      renderEntries(entries);
+      const transcript = screen.getByTestId("transcript");
+      expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(40);
+      expect(within(transcript).getByText("message 399")).toBeInTheDocument();
+      expect(requestIdle).toHaveBeenCalledTimes(1);
+      act(() => {
+        for (const callback of idle.splice(0)) {
+          callback({ didTimeout: false, timeRemaining: () => 50 });
+        }
+      });
+      expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(150);
+      expect(within(transcript).getByText("message 250")).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("[W1] Show earlier fetches older messages from the server when the loaded ones run out", async () => {
@@ -52,7 +78,7 @@ describe("Transcript", () => {
     };
     const { sent, client } = renderShell(<Transcript sessionId="s1" />, { frames: [snapshot] });
     const transcript = screen.getByTestId("transcript");
-    expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(100);
+    await waitFor(() => expect(within(transcript).getAllByTestId("entry-user")).toHaveLength(100));
 
     await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
     expect(sent).toEqual([

@@ -1,7 +1,8 @@
-import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { DEMO_MODEL } from "../../protocol/drivers.ts";
 import { useClient } from "../client/ClientContext.tsx";
 import { useTranslation } from "../i18n/useTranslation.tsx";
+import { whenIdle } from "../layout/whenIdle.ts";
 import { useAppStore } from "../store/store.ts";
 import {
   AssistantMessage,
@@ -27,8 +28,9 @@ const NEAR_BOTTOM_PX = 48;
 // Rendering thousands of entries at once blocks the page for seconds; show the tail first.
 export const TRANSCRIPT_PAGE = 150;
 // What fills a screen: drawn with the rest of the page (and the question card), the rest of
-// the window follows in a transition that a click can interrupt.
+// the window follows when the page is next idle, or after this long if it never is.
 const FIRST_SCREEN = 40;
+const REST_OF_WINDOW_TIMEOUT_MS = 1000;
 
 /** An item by its seq, and how far below the top of the scroller it sits. */
 interface Anchor {
@@ -153,11 +155,19 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     if (drawsNothing && hasEarlier && !loadingEarlier) client.loadEarlier(sessionId);
   }, [drawsNothing, hasEarlier, loadingEarlier, client, sessionId]);
 
+  // Preact runs a transition at once: drawn in the task after the first frame, the rest of the
+  // window kept a waiting question's card from answering a click for ≈35 ms (issue 15, new tab
+  // to a long session). Idle time comes after that task.
   const moreThanAScreen = items.length > FIRST_SCREEN;
   useEffect(() => {
-    if (moreThanAScreen && shownCount < TRANSCRIPT_PAGE) {
-      startTransition(() => setShownCount((count) => Math.max(count, TRANSCRIPT_PAGE)));
-    }
+    if (!moreThanAScreen || shownCount >= TRANSCRIPT_PAGE) return;
+    let cancelled = false;
+    whenIdle(() => {
+      if (!cancelled) setShownCount((count) => Math.max(count, TRANSCRIPT_PAGE));
+    }, REST_OF_WINDOW_TIMEOUT_MS);
+    return () => {
+      cancelled = true;
+    };
   }, [moreThanAScreen, shownCount]);
 
   return (
