@@ -31,6 +31,8 @@ export const SessionEntry = z.discriminatedUnion("kind", [
     callId: z.string(),
     name: z.string(),
     input: z.unknown(),
+    /** B3: an MCP agent made this call as a task, so tasks/list still names it after a restart. */
+    task: z.optional(z.literal(true)),
   }),
   z.strictObject({
     kind: z.literal("tool.result"),

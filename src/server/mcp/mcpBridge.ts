@@ -36,12 +36,13 @@ import {
 import {
   type AgentTask,
   AgentTasks,
-  type EndedCall,
-  endedTaskCalls,
+  type LoggedTasks,
+  loggedTasks,
   MCP_CALL_PREFIX,
   RELATED_TASK_META,
   TASK_CAPABILITIES,
   TASK_KEEP_MS,
+  taskPage,
 } from "./mcpTasks.ts";
 import {
   type McpToolResult,
@@ -121,10 +122,11 @@ interface BeforeStart {
   /** B8: calls left without a result by the last shutdown, run again when asked again. */
   unfinished: ToolCallToRun[];
   /**
-   * MCP calls that ended within TASK_KEEP_MS, by call id: their tasks' results. Read only when
-   * an agent asks for a task this process does not know, not on every session's first call.
+   * MCP calls that ended within TASK_KEEP_MS, by call id (their tasks' results), and the calls
+   * made as tasks. Read only when an agent asks for a task this process does not know, or lists
+   * its tasks, not on every session's first call.
    */
-  ended?: Map<string, EndedCall>;
+  tasks?: LoggedTasks;
 }
 
 /**
@@ -514,7 +516,7 @@ export class McpBridge {
     }
   }
 
-  /** MCP tasks: tasks/get, tasks/result and tasks/cancel, for the agent's own tasks only. */
+  /** MCP tasks: tasks/get, tasks/list, tasks/result and tasks/cancel, for the agent's own tasks only. */
   private serveTasks(sdk: McpSdk, connection: McpConnection): void {
     const server = connection.server.server;
     server.setRequestHandler(sdk.ListToolsRequestSchema, () => {
@@ -524,6 +526,18 @@ export class McpBridge {
     server.setRequestHandler(sdk.GetTaskRequestSchema, async (request, extra) =>
       this.tasks.view(await this.taskOf(sdk, connection, request.params.taskId, extra)),
     );
+    server.setRequestHandler(sdk.ListTasksRequestSchema, async (request, extra) => {
+      const sessionId = await this.knownSessionOf(connection, extra);
+      const listed = taskPage(
+        sessionId === undefined ? [] : this.listedTasks(sessionId),
+        request.params?.cursor,
+      );
+      if (!listed) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, "Invalid cursor");
+      return {
+        tasks: listed.page.map((task) => this.tasks.view(task)),
+        ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }),
+      };
+    });
     server.setRequestHandler(sdk.GetTaskPayloadRequestSchema, async (request, extra) => {
       const task = await this.taskOf(sdk, connection, request.params.taskId, extra);
       // Asked before the task ended: answered when it does, as the spec has tasks/result block.
@@ -580,10 +594,10 @@ export class McpBridge {
       if (!TASK_TOOLS.has(left.name)) return undefined;
       // B7: what the agent heard before the restart, it does not hear again with this result.
       this.inbox.open(sessionId);
-      const call = this.join(sessionId, left.name, left.input, taskId);
+      const call = this.join(sessionId, left.name, left.input, { callId: taskId, task: true });
       return call.callId === taskId ? this.tasks.track(sessionId, call) : undefined;
     }
-    const endedCalls = this.endedOf(sessionId);
+    const endedCalls = this.loggedTasksOf(sessionId).ended;
     const ended = endedCalls.get(taskId);
     if (!ended || ended.endedAt + TASK_KEEP_MS <= this.now()) return undefined;
     // Held by its task from now on, and forgotten with it.
@@ -613,7 +627,7 @@ export class McpBridge {
       return toolError(tooManyText(this.maxWaiting));
     }
     this.inbox.open(sessionId);
-    const task = this.tasks.track(sessionId, this.join(sessionId, name, args));
+    const task = this.tasks.track(sessionId, this.join(sessionId, name, args, { task: true }));
     return { task: this.tasks.view(task) };
   }
 
@@ -652,10 +666,18 @@ export class McpBridge {
       .then((result) => toCallResult(result, this.inbox.take(sessionId)));
   }
 
-  /** `callId`: the unfinished call (B8) to take up, when its task names it. */
-  private join(sessionId: string, name: string, args: unknown, callId?: string): WaitingCall {
+  /**
+   * `callId`: the unfinished call (B8) to take up, when its task names it. `task`: the call is
+   * made as a task, which its log entry says (a held call joined later leaves it unsaid).
+   */
+  private join(
+    sessionId: string,
+    name: string,
+    args: unknown,
+    made: { callId?: string; task?: boolean } = {},
+  ): WaitingCall {
     return this.waiting.join(sessionId, name, args, (signal, call) =>
-      this.run(sessionId, name, args, signal, call, callId),
+      this.run(sessionId, name, args, signal, call, made),
     );
   }
 
@@ -912,7 +934,7 @@ export class McpBridge {
     args: unknown,
     signal: AbortSignal,
     waiting: WaitingCall,
-    callId: string | undefined,
+    { callId, task }: { callId?: string; task?: boolean },
   ) {
     const left = this.beforeStartOf(sessionId).unfinished;
     let index: number;
@@ -927,6 +949,7 @@ export class McpBridge {
     waiting.callId = call.callId;
     this.deps.sessions.runExternalCallTo(sessionId, call, this.tools, signal, waiting, {
       resumed: unfinished !== undefined,
+      task,
     });
   }
 
@@ -940,14 +963,27 @@ export class McpBridge {
     return before;
   }
 
-  /** Tasks' results that only the log holds, read once per session (a miss is a lookup). */
-  private endedOf(sessionId: string): Map<string, EndedCall> {
+  /** What only the log holds of the session's tasks, read once per session (a miss is a lookup). */
+  private loggedTasksOf(sessionId: string): LoggedTasks {
     const before = this.beforeStartOf(sessionId);
-    before.ended ??= endedTaskCalls(
+    before.tasks ??= loggedTasks(
       this.deps.log.entriesAfter(sessionId, 0),
       this.now() - TASK_KEEP_MS,
     );
-    return before.ended;
+    return before.tasks;
+  }
+
+  /**
+   * tasks/list: the session's tasks, those made before this start included. Each is read back
+   * from the log once, as tasks/get would: a waiting one is taken up again (B8).
+   */
+  private listedTasks(sessionId: string): AgentTask[] {
+    const { madeAsTasks } = this.loggedTasksOf(sessionId);
+    for (const taskId of madeAsTasks) {
+      if (!this.tasks.get(taskId, sessionId)) this.restoreTask(sessionId, taskId);
+      madeAsTasks.delete(taskId);
+    }
+    return this.tasks.listIn(sessionId);
   }
 
   /** B6: the agent's plangate session, by its client name and workspace root. */

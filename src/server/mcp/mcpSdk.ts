@@ -14,6 +14,7 @@ export {
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,

@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpQuestionSoon, startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
-import { AgentTasks } from "./mcpTasks.ts";
+import { type AgentTask, AgentTasks, taskPage } from "./mcpTasks.ts";
 import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
 import { WaitingCall } from "./waitingCalls.ts";
 
@@ -69,6 +69,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     const agent = await connect();
     expect(agent.getServerCapabilities()?.tasks?.requests?.tools?.call).toEqual({});
     expect(agent.getServerCapabilities()?.tasks?.cancel).toEqual({});
+    expect(agent.getServerCapabilities()?.tasks?.list).toEqual({});
     const { tools } = await agent.listTools();
     expect(
       Object.fromEntries(tools.map((tool) => [tool.name, tool.execution?.taskSupport])),
@@ -240,6 +241,113 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     expect(result.structuredContent).toEqual({ verdict: "approve", option: "default" });
   });
 
+  it("[X1][B3] tasks/list names the agent's own tasks, working and ended, oldest first; another agent lists only its own", async () => {
+    const agent = await connect();
+    const first = await createTask(agent, "ask_user_question", databaseAsk);
+    const { session, pending } = await pendingSoon();
+    const second = await createTask(agent, "review_plan", { plan: "# Plan\n\n1. Migrate" });
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["SQLite"] },
+    });
+    for (let i = 0; i < 100; i++) {
+      if ((await agent.experimental.tasks.getTask(first.taskId)).status !== "working") break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // A call held open is no task.
+    void agent
+      .callTool({
+        name: "ask_user_question",
+        arguments: {
+          ...databaseAsk,
+          questions: [{ ...databaseAsk.questions[0]!, question: "Held?" }],
+        },
+      })
+      .catch(() => {});
+    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(test.server.interactions.pending(session.id)).toHaveLength(2);
+
+    const listed = await agent.experimental.tasks.listTasks();
+    expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([
+      [first.taskId, "completed"],
+      [second.taskId, "working"],
+    ]);
+    expect(listed.nextCursor).toBeUndefined();
+    expect(listed.tasks[1]).toMatchObject({ ttl: null, pollInterval: 20 });
+
+    const stranger = await connect("other-agent");
+    expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
+    const own = await createTask(stranger, "review_plan", { plan: "# Another plan" });
+    expect(
+      (await stranger.experimental.tasks.listTasks()).tasks.map((task) => task.taskId),
+    ).toEqual([own.taskId]);
+    await expect(stranger.experimental.tasks.listTasks("bm90LWEtY3Vyc29y")).rejects.toThrow(
+      /Invalid cursor/,
+    );
+  });
+
+  it("[B8][B3] after a restart tasks/list still names the agent's tasks from the log: the waiting one taken up again, the answered one with its result, no held call", async () => {
+    let agent = await connect();
+    const answered = await createTask(agent, "ask_user_question", databaseAsk);
+    const { session, pending } = await pendingSoon();
+    test.server.interactions.answer(pending[0]!.request.interactionId, {
+      "Which database?": { labels: ["SQLite"] },
+    });
+    for (let i = 0; i < 100; i++) {
+      if ((await agent.experimental.tasks.getTask(answered.taskId)).status !== "working") break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const waiting = await createTask(agent, "review_plan", { plan: "# Plan\n\n1. Migrate" });
+    void agent
+      .callTool({
+        name: "ask_user_question",
+        arguments: {
+          ...databaseAsk,
+          questions: [{ ...databaseAsk.questions[0]!, question: "Held?" }],
+        },
+      })
+      .catch(() => {});
+    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(test.server.interactions.pending(session.id)).toHaveLength(2);
+
+    await test.restart({ mcpTaskPollMs: 20 });
+    await agent.close().catch(() => {});
+    agent = await connect();
+
+    const listed = await agent.experimental.tasks.listTasks();
+    expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([
+      [answered.taskId, "completed"],
+      [waiting.taskId, "working"],
+    ]);
+    const before = await agent.experimental.tasks.getTaskResult(
+      answered.taskId,
+      CallToolResultSchema,
+    );
+    expect(textOf(before)).toContain("SQLite");
+    // Taken up: the plan's card waits on it, and its answer ends the task.
+    const review = test.server.interactions
+      .pending(session.id)
+      .map((item) => item.request)
+      .find((request) => request.kind === "question" && request.questions[0]!.question !== "Held?");
+    if (review?.kind !== "question") throw new Error("the plan review is still pending");
+    test.server.interactions.answer(review.interactionId, {
+      [review.questions[0]!.question]: { labels: ["Approve"] },
+    });
+    const result = await agent.experimental.tasks.getTaskResult(
+      waiting.taskId,
+      CallToolResultSchema,
+    );
+    expect(result.structuredContent).toEqual({ verdict: "approve", option: "default" });
+    // Listed again, nothing is read back twice.
+    expect((await agent.experimental.tasks.listTasks()).tasks.map((task) => task.status)).toEqual([
+      "completed",
+      "completed",
+    ]);
+  });
+
   it("[B3][B4] on the wire: the call's reply is its task, and each poll is one short JSON reply that says how long to wait", async () => {
     const raw = new RawMcpClient(`${test.origin}/mcp`, test.server.token);
     await raw.initialize("raw-task-agent");
@@ -360,6 +468,31 @@ describe("AgentTasks (MCP tasks)", () => {
     for (let n = 2_000; n < 20_000; n++) wait(n);
     expect(tasks.view(first).pollInterval).toBe(30_000);
     expect(tasks.workingIn("sess_1")).toBe(20_000);
+  });
+});
+
+describe("tasks/list pages", () => {
+  const made = (n: number, createdAt: number) =>
+    ({ taskId: `mcp_${String(n).padStart(3, "0")}`, createdAt }) as AgentTask;
+
+  it("[X1] pages by place: every task once, in order, whatever is made or forgotten between pages", () => {
+    const all = Array.from({ length: 250 }, (_, n) => made(n, 1_000 + Math.floor(n / 3)));
+    const first = taskPage(all, undefined, 100)!;
+    expect(first.page).toEqual(all.slice(0, 100));
+    // One forgotten before the next page, and one made meanwhile at the end.
+    const later = [...all.slice(0, 50), ...all.slice(51), made(999, 9_999)];
+    const second = taskPage(later, first.nextCursor, 100)!;
+    expect(second.page).toEqual(all.slice(100, 200));
+    const third = taskPage(later, second.nextCursor, 100)!;
+    expect(third.page).toEqual([...all.slice(200), made(999, 9_999)]);
+    expect(third.nextCursor).toBeUndefined();
+  });
+
+  it("[X1] refuses a cursor it did not give", () => {
+    const all = [made(1, 5)];
+    for (const cursor of ["", "!!", Buffer.from("x:").toString("base64url"), "bm9jb2xvbg"]) {
+      expect(taskPage(all, cursor)).toBeUndefined();
+    }
   });
 });
 

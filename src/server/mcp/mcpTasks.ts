@@ -8,8 +8,14 @@ import type { CallFollower, WaitingCall } from "./waitingCalls.ts";
 /** The `_meta` key that ties a result to its task (MCP 2025-11-25 tasks). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
-/** What the bridge offers: task-augmented `tools/call`, polled with tasks/get, and tasks/cancel. */
-export const TASK_CAPABILITIES = { cancel: {}, requests: { tools: { call: {} } } };
+/**
+ * What the bridge offers: task-augmented `tools/call`, polled with tasks/get, listed with
+ * tasks/list, and tasks/cancel.
+ */
+export const TASK_CAPABILITIES = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** tasks/list answers in pages of this many. */
+export const TASKS_PER_PAGE = 100;
 
 /** A finished task stays readable this long after it ends, in memory and, after a restart, from the log. */
 export const TASK_KEEP_MS = 60 * 60 * 1000;
@@ -71,6 +77,44 @@ export class AgentTask implements CallFollower {
   get listening(): boolean {
     return this.status === "working";
   }
+}
+
+/** Where a task sits in tasks/list's order. */
+type TaskPlace = Pick<AgentTask, "createdAt" | "taskId">;
+
+const byCreation = (a: TaskPlace, b: TaskPlace) =>
+  a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);
+
+/**
+ * One page of tasks/list: the tasks after the cursor's, and the cursor of the page's last task
+ * when more follow. Undefined for a cursor this server did not give. The cursor names a task's
+ * place, not an index, so tasks made or forgotten between pages shift nothing.
+ */
+export function taskPage(
+  tasks: readonly AgentTask[],
+  cursor: string | undefined,
+  perPage = TASKS_PER_PAGE,
+): { page: AgentTask[]; nextCursor?: string } | undefined {
+  let from = 0;
+  if (cursor !== undefined) {
+    const place = placeOf(cursor);
+    if (!place) return undefined;
+    while (from < tasks.length && byCreation(tasks[from]!, place) <= 0) from += 1;
+  }
+  const page = tasks.slice(from, from + perPage);
+  const last = page.at(-1);
+  return from + perPage < tasks.length && last
+    ? { page, nextCursor: Buffer.from(`${last.createdAt}:${last.taskId}`).toString("base64url") }
+    : { page };
+}
+
+function placeOf(cursor: string): TaskPlace | undefined {
+  const text = Buffer.from(cursor, "base64url").toString();
+  const colon = text.indexOf(":");
+  const createdAt = Number(text.slice(0, colon));
+  return colon > 0 && Number.isSafeInteger(createdAt) && colon < text.length - 1
+    ? { createdAt, taskId: text.slice(colon + 1) }
+    : undefined;
 }
 
 /** The text a cancelled task answers tasks/result with. */
@@ -141,6 +185,17 @@ export class AgentTasks {
   get(taskId: string, sessionId: string): AgentTask | undefined {
     const task = this.tasks.get(taskId);
     return task?.sessionId === sessionId ? task : undefined;
+  }
+
+  /** The session's tasks still kept, oldest first (tasks/list). */
+  listIn(sessionId: string): AgentTask[] {
+    const cutoff = this.now() - TASK_KEEP_MS;
+    const listed: AgentTask[] = [];
+    for (const task of this.tasks.values()) {
+      if (task.sessionId !== sessionId) continue;
+      if (task.status === "working" || task.updatedAt > cutoff) listed.push(task);
+    }
+    return listed.sort(byCreation);
   }
 
   workingIn(sessionId: string): number {
@@ -250,13 +305,18 @@ export interface EndedCall {
   heard: string;
 }
 
-/** The MCP calls a session's log shows ended since `since`, by call id: their tasks' results. */
-export function endedTaskCalls(
-  entries: readonly StoredEntry[],
-  since: number,
-): Map<string, EndedCall> {
+/** What a session's log tells of its MCP agent's tasks. */
+export interface LoggedTasks {
+  /** The MCP calls that ended since `since`, by call id: their tasks' results. */
+  ended: Map<string, EndedCall>;
+  /** The calls the agent made as tasks, ended or not (B3: tasks/list names them). */
+  madeAsTasks: Set<string>;
+}
+
+export function loggedTasks(entries: readonly StoredEntry[], since: number): LoggedTasks {
   const madeAt = new Map<string, number>();
   const ended = new Map<string, EndedCall>();
+  const madeAsTasks = new Set<string>();
   // As AgentInbox counts: a result carries what was written after the result before it.
   let written: string[] = [];
   for (const { at, entry } of entries) {
@@ -264,8 +324,10 @@ export function endedTaskCalls(
     if (heard !== undefined) written.push(heard);
     if (entry.kind === "tool.call" && entry.callId.startsWith(MCP_CALL_PREFIX)) {
       madeAt.set(entry.callId, at);
+      if (entry.task) madeAsTasks.add(entry.callId);
     } else if (entry.kind === "tool.result") {
-      if (at > since && madeAt.has(entry.callId)) {
+      if (at <= since) madeAsTasks.delete(entry.callId);
+      else if (madeAt.has(entry.callId)) {
         ended.set(entry.callId, {
           createdAt: madeAt.get(entry.callId) as number,
           endedAt: at,
@@ -278,5 +340,5 @@ export function endedTaskCalls(
       written = [];
     }
   }
-  return ended;
+  return { ended, madeAsTasks };
 }

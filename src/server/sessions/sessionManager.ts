@@ -386,7 +386,7 @@ export class SessionManager {
     tools: ToolRegistry,
     signal: AbortSignal,
     end: CallEnd,
-    options: { resumed?: boolean } = {},
+    options: { resumed?: boolean; task?: boolean } = {},
   ): void {
     // B8: a resumed call is already in the log; it runs from its answered step, or waits on
     // its still pending card (A7).
@@ -396,6 +396,7 @@ export class SessionManager {
         callId: call.callId,
         name: call.name,
         input: call.input,
+        ...(options.task ? { task: true as const } : {}),
       });
     }
     const mode = this.modes.reader(sessionId);
