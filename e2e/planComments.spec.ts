@@ -294,6 +294,16 @@ for (const locale of LOCALES) {
             name: fill(questions.copy["planReview.requestChanges_other"], { count: 2 }),
           }),
         ).toBeVisible();
+        if (viewport.name === "phone") {
+          // U2: with comments, the three decisions still share one row at 390 px.
+          const tops = await card
+            .locator(".qcard-actions > button")
+            .evaluateAll((buttons) =>
+              buttons.map((button) => Math.round(button.getBoundingClientRect().top)),
+            );
+          expect(tops, "the decisions' rows").toHaveLength(3);
+          expect(new Set(tops).size, `the decisions' tops: ${tops.join(", ")}`).toBe(1);
+        }
         await page.mouse.click(1, 1);
         if (viewport.name === "desktop") await body.evaluate((element) => element.scrollTo(0, 0));
         // On a phone the plan region is short: show the first comment below its block.

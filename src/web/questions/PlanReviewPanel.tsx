@@ -94,6 +94,8 @@ export function PlanReviewPanel({
   // An agent over MCP (X1) has no plan mode of plangate's to leave or stay in.
   const hints = toolName === "review_plan" ? "planReview.agent" : "planReview";
   const approveHint = builtIn ? t(`${hints}.approveHint`) : approve.description || undefined;
+  const requestChanges =
+    comments.length > 0 ? t("planReview.requestChanges", { count: comments.length }) : undefined;
   const refuseHint = builtIn ? t(`${hints}.refuseHint`) : refuse?.description || undefined;
   // The plan body, not a button, takes focus: Enter on a focused Approve would be an accident.
   useClaimFocus(bodyRef);
@@ -339,16 +341,18 @@ export function PlanReviewPanel({
           {t("planReview.chat")}
         </button>
         {refuse !== undefined && (
+          // U2: with comments, a phone shows the short label (planReview.css); the name keeps
+          // the count.
           <button
             type="button"
             className="qbtn"
             title={refuseHint}
             disabled={latched}
             onClick={onRefuse}
+            aria-label={requestChanges}
+            data-short={requestChanges && t("planReview.requestChangesShort")}
           >
-            {comments.length > 0
-              ? t("planReview.requestChanges", { count: comments.length })
-              : t("planReview.refuse")}
+            {requestChanges ? <span>{requestChanges}</span> : t("planReview.refuse")}
           </button>
         )}
         <button

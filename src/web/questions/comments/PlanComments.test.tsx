@@ -220,6 +220,19 @@ describe("plan comments (V1–V3)", () => {
     ]);
   });
 
+  it("[U2] with comments, the decline button offers a phone its short label and keeps the count in its name", async () => {
+    const { user } = setup();
+    await blocksReady();
+    const refuse = screen.getByRole("button", { name: "Refuse" });
+    expect(refuse).not.toHaveAttribute("data-short");
+    await commentOnBlock(user, "jjjjjjj", "Name the test command");
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
+    const requestChanges = screen.getByRole("button", { name: "Request changes (1 comment)" });
+    expect(requestChanges).toBe(refuse);
+    expect(requestChanges).toHaveAttribute("data-short", "Request changes");
+    expect(requestChanges).toHaveTextContent("Request changes (1 comment)");
+  });
+
   it("[V3] the next revision shows each earlier comment at its place, marked changed or unchanged, and counts the addressed ones", async () => {
     const earlier = [
       comment("a", {}, "Keep the old column"),
