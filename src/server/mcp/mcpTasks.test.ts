@@ -55,6 +55,18 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
     return created.task;
   };
 
+  /** A call held open beside a task (it is no task), once its card is the session's second. */
+  const holdCallBeside = async (agent: Client, sessionId: string) => {
+    const held = { ...databaseAsk.questions[0]!, question: "Held?" };
+    void agent
+      .callTool({ name: "ask_user_question", arguments: { questions: [held] } })
+      .catch(() => {});
+    for (let i = 0; i < 100 && test.server.interactions.pending(sessionId).length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(test.server.interactions.pending(sessionId)).toHaveLength(2);
+  };
+
   const pendingSoon = () => mcpQuestionSoon(test);
 
   beforeEach(async () => {
@@ -253,20 +265,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       if ((await agent.experimental.tasks.getTask(first.taskId)).status !== "working") break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    // A call held open is no task.
-    void agent
-      .callTool({
-        name: "ask_user_question",
-        arguments: {
-          ...databaseAsk,
-          questions: [{ ...databaseAsk.questions[0]!, question: "Held?" }],
-        },
-      })
-      .catch(() => {});
-    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(test.server.interactions.pending(session.id)).toHaveLength(2);
+    await holdCallBeside(agent, session.id);
 
     const listed = await agent.experimental.tasks.listTasks();
     expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([
@@ -299,19 +298,7 @@ describe("MCP tasks (X1, B3): a call the agent polls instead of holding open", (
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const waiting = await createTask(agent, "review_plan", { plan: "# Plan\n\n1. Migrate" });
-    void agent
-      .callTool({
-        name: "ask_user_question",
-        arguments: {
-          ...databaseAsk,
-          questions: [{ ...databaseAsk.questions[0]!, question: "Held?" }],
-        },
-      })
-      .catch(() => {});
-    for (let i = 0; i < 100 && test.server.interactions.pending(session.id).length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(test.server.interactions.pending(session.id)).toHaveLength(2);
+    await holdCallBeside(agent, session.id);
 
     await test.restart({ mcpTaskPollMs: 20 });
     await agent.close().catch(() => {});
