@@ -9,9 +9,10 @@ import {
   CreateTaskResultSchema,
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { SessionEntry, StoredEntry } from "../../protocol/index.ts";
 import { mcpQuestionSoon, startTestServer, type TestServer } from "../testing/testServer.ts";
 import { TestClient } from "../testing/wsClient.ts";
-import { type AgentTask, AgentTasks, taskPage } from "./mcpTasks.ts";
+import { type AgentTask, AgentTasks, loggedTasks, taskPage } from "./mcpTasks.ts";
 import { messagesOf, RawMcpClient } from "./rawMcpClient.ts";
 import { WaitingCall } from "./waitingCalls.ts";
 
@@ -455,6 +456,42 @@ describe("AgentTasks (MCP tasks)", () => {
     for (let n = 2_000; n < 20_000; n++) wait(n);
     expect(tasks.view(first).pollInterval).toBe(30_000);
     expect(tasks.workingIn("sess_1")).toBe(20_000);
+  });
+});
+
+describe("tasks/list after a restart", () => {
+  it("[R12][B3] names every waiting task from the log, but of the ended ones only the newest an agent may keep", () => {
+    let seq = 0;
+    const logged = (at: number, entry: SessionEntry): StoredEntry => ({ seq: ++seq, at, entry });
+    const call = (n: number, task: boolean): SessionEntry => ({
+      kind: "tool.call",
+      callId: `mcp_${n}`,
+      name: "ask_user_question",
+      input: {},
+      ...(task ? { task: true as const } : {}),
+    });
+    const result = (n: number): SessionEntry => ({
+      kind: "tool.result",
+      callId: `mcp_${n}`,
+      name: "ask_user_question",
+      isError: false,
+      output: "answered",
+    });
+    const entries = [
+      ...[1, 2, 3, 4, 5].flatMap((n) => [
+        logged(100 + n, call(n, true)),
+        logged(200 + n, result(n)),
+      ]),
+      logged(300, call(6, true)),
+      logged(301, call(7, false)),
+      logged(302, call(8, true)),
+      logged(303, result(8)),
+    ];
+    const { madeAsTasks, ended } = loggedTasks(entries, 0, 3);
+    expect([...madeAsTasks].sort()).toEqual(["mcp_4", "mcp_5", "mcp_6", "mcp_8"]);
+    expect(ended.size).toBe(6);
+    // Ended before the hour kept: not named at all.
+    expect([...loggedTasks(entries, 250, 3).madeAsTasks].sort()).toEqual(["mcp_6", "mcp_8"]);
   });
 });
 

@@ -313,7 +313,15 @@ export interface LoggedTasks {
   madeAsTasks: Set<string>;
 }
 
-export function loggedTasks(entries: readonly StoredEntry[], since: number): LoggedTasks {
+/**
+ * `keepEnded`: of the ended tasks, only the newest this many are named, as AgentTasks keeps no
+ * more per session (an agent that made thousands in the hour lists no more after a restart).
+ */
+export function loggedTasks(
+  entries: readonly StoredEntry[],
+  since: number,
+  keepEnded = ENDED_PER_SESSION,
+): LoggedTasks {
   const madeAt = new Map<string, number>();
   const ended = new Map<string, EndedCall>();
   const madeAsTasks = new Set<string>();
@@ -338,6 +346,15 @@ export function loggedTasks(entries: readonly StoredEntry[], since: number): Log
         });
       }
       written = [];
+    }
+  }
+  let endedTooMany = -keepEnded;
+  for (const callId of madeAsTasks) if (ended.has(callId)) endedTooMany += 1;
+  for (const callId of madeAsTasks) {
+    if (endedTooMany <= 0) break;
+    if (ended.has(callId)) {
+      madeAsTasks.delete(callId);
+      endedTooMany -= 1;
     }
   }
   return { ended, madeAsTasks };
