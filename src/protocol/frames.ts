@@ -13,8 +13,10 @@ import { StorageHealth } from "./storage.ts";
  * 2: snapshots hold the log's tail plus the older entries still in effect; `session.history` pages the rest.
  * 3: welcome carries the auto-continue timings; sessions can be renamed and deleted (W15); the
  * message box keeps its draft in the log (W14).
+ * 4: an MCP agent's `tool.call` entry may say it was made as a task (B3, tasks/list): a page of 3,
+ * whose entry schema refuses that field, is told to reload instead of showing it unreadable.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 /** The most entries one `session.history` page may ask for. */
 export const MAX_HISTORY_PAGE = 1000;
 /** Frames above this many bytes are refused (R2); the server closes with 1009. */

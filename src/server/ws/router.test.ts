@@ -74,6 +74,13 @@ describe("WebSocket protocol", () => {
     expect(typeof welcome.serverNow).toBe("number");
   });
 
+  it("[R2][B3] a page from before tool.call entries could name a task (protocol 3) is told to reload, not sent entries it cannot read", async () => {
+    const client = await TestClient.open(server().wsUrl, server().browserHeaders);
+    fixture.track(client);
+    client.send({ type: "hello", protocol: 3 });
+    expect(await client.next("error")).toMatchObject({ code: "PROTOCOL_MISMATCH" });
+  });
+
   it("[R2] closes an oversize frame with 1009 and other clients keep working", async () => {
     const { client: big } = await greeted();
     const { client: other } = await greeted();
