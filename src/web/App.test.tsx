@@ -252,6 +252,23 @@ describe("App", () => {
     expect(screen.getByTestId("new-session")).toBeDisabled();
   });
 
+  it("[W2][R2] a page older than its server (open across an update) says so in its own language, with a way to reload", () => {
+    const { store } = renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    act(() =>
+      store.getState().setConnectionStatus({
+        status: "closed",
+        reason: "This server speaks protocol 4, the page speaks 3. Reload the page.",
+        code: "PROTOCOL_MISMATCH",
+      }),
+    );
+    const banner = screen.getByTestId("page-outdated");
+    expect(banner).toHaveAttribute("role", "alert");
+    expect(banner).toHaveTextContent(/打开此页面之后，plangate 已更新。\s?请刷新页面后继续。/);
+    expect(within(banner).getByRole("button", { name: "刷新页面" })).toBeEnabled();
+    expect(screen.getByTestId("connection-status")).toHaveTextContent("已断开：plangate 已更新");
+    expect(document.body).not.toHaveTextContent("speaks protocol");
+  });
+
   it("[R3][W3] a server that cannot store says so beside the link, and why, until it can again", () => {
     const { client } = renderShell(<App />, { frames: [twoSessions] });
     const indicator = screen.getByTestId("connection-status");

@@ -56,7 +56,9 @@ const connection = new Connection({
     client ? client.connectionChanged(status) : appStore.getState().setConnectionStatus(status),
   checkAccess: () => checkAccess(fetch),
 });
-client = new WebClient(appStore, connection, { onFatal: (reason) => connection.stop(reason) });
+client = new WebClient(appStore, connection, {
+  onFatal: (reason, code) => connection.stop(reason, code),
+});
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");

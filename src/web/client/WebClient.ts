@@ -32,7 +32,10 @@ export class WebClient {
   constructor(
     private readonly store: StoreApi<AppState>,
     private readonly sender: FrameSender,
-    private readonly options: { now?: () => number; onFatal?: (reason: string) => void } = {},
+    private readonly options: {
+      now?: () => number;
+      onFatal?: (reason: string, code: string) => void;
+    } = {},
   ) {}
 
   /** `receivedAt` defaults to now; a welcome gets the middle of its round trip (A6). */
@@ -47,7 +50,7 @@ export class WebClient {
       }));
     }
     if (frame.type === "error" && FATAL_ERRORS.has(frame.code)) {
-      this.options.onFatal?.(frame.message);
+      this.options.onFatal?.(frame.message, frame.code);
     }
   }
 

@@ -105,7 +105,8 @@ export class Connection {
   }
 
   /** Ends for good, for example when the server refuses our token or protocol. */
-  stop(reason: string): void {
+  /** `code`: the server's error code when it ended the link (a page words it itself, W2). */
+  stop(reason: string, code?: string): void {
     this.stopped = true;
     if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);
     this.retryHandle = null;
@@ -115,7 +116,7 @@ export class Connection {
       socket.onclose = null;
       socket.close(1000, reason);
     }
-    this.options.onStatus({ status: "closed", reason });
+    this.options.onStatus({ status: "closed", reason, ...(code === undefined ? {} : { code }) });
   }
 
   get isOpen(): boolean {

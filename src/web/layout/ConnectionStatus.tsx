@@ -3,6 +3,9 @@ import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import type { ConnectionStatus as Status } from "../store/types.ts";
 
+/** The server speaks a newer protocol than this page's code (the page was open across an update). */
+const OUTDATED = "PROTOCOL_MISMATCH";
+
 function useStatusText(connection: Status, storage: StorageHealth): string {
   const { t } = useTranslation();
   switch (connection.status) {
@@ -14,6 +17,7 @@ function useStatusText(connection: Status, storage: StorageHealth): string {
     case "reconnecting":
       return t("connection.reconnecting", { attempt: connection.attempt });
     case "closed":
+      if (connection.code === OUTDATED) return t("connection.outdated");
       return connection.reason
         ? t("connection.closed", { reason: connection.reason })
         : t("connection.closedUnknown");
@@ -54,6 +58,21 @@ function RefusedBanner() {
   );
 }
 
+/** An update of plangate while this tab was open: say so in the page's language, and reload. */
+function OutdatedBanner() {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="banner banner--error" data-testid="page-outdated">
+      <p>
+        <strong>{t("connection.outdatedTitle")}</strong> {t("connection.outdatedHowTo")}
+      </p>
+      <button type="button" className="qbtn qbtn--primary" onClick={() => window.location.reload()}>
+        {t("connection.reload")}
+      </button>
+    </div>
+  );
+}
+
 /**
  * W3: a lost link is announced in the main column until it is back. R3: so is a server that
  * cannot store anything, and why, until it says it can again (a link being re-established
@@ -65,6 +84,7 @@ export function ConnectionBanner() {
   const storage = useAppStore((s) => s.storage);
   const text = useStatusText(connection, storage);
   if (connection.status === "refused") return <RefusedBanner />;
+  if (connection.status === "closed" && connection.code === OUTDATED) return <OutdatedBanner />;
   const lost = connection.status === "reconnecting" || connection.status === "closed";
   const cannotStore = !lost && storage.state === "failing";
   return (
