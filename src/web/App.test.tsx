@@ -269,6 +269,19 @@ describe("App", () => {
     expect(document.body).not.toHaveTextContent("speaks protocol");
   });
 
+  it("[W2][R2] the server's words for an error that ends the link are not shown beside the page's own", () => {
+    const { client } = renderShell(<App />, { frames: [twoSessions], language: "zh-CN" });
+    act(() =>
+      client.receive({
+        type: "error",
+        code: "PROTOCOL_MISMATCH",
+        message: "This server speaks protocol 4, the page speaks 3. Reload the page.",
+      }),
+    );
+    expect(screen.queryByTestId("server-error")).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent("speaks protocol");
+  });
+
   it("[R3][W3] a server that cannot store says so beside the link, and why, until it can again", () => {
     const { client } = renderShell(<App />, { frames: [twoSessions] });
     const indicator = screen.getByTestId("connection-status");
