@@ -19,8 +19,11 @@ export interface FrameSender {
 /** Entries per "Show earlier" page: about one more render window of the transcript. */
 const HISTORY_PAGE = 300;
 
-/** Error codes after which retrying the same connection cannot help. */
-const FATAL_ERRORS = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
+/**
+ * Error codes after which retrying the same connection cannot help: the link ends, and the
+ * connection's own banner words them (ConnectionStatus.tsx), not the error banner.
+ */
+export const FATAL_ERRORS: ReadonlySet<string> = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
 
 /**
  * What the UI can ask of the server, and the way frames reach the store. Components call

@@ -104,8 +104,10 @@ export class Connection {
     this.connect();
   }
 
-  /** Ends for good, for example when the server refuses our token or protocol. */
-  /** `code`: the server's error code when it ended the link (a page words it itself, W2). */
+  /**
+   * Ends for good, for example when the server refuses our token or protocol. `code`: the
+   * server's error code when it ended the link, so the page words it itself (W2).
+   */
   stop(reason: string, code?: string): void {
     this.stopped = true;
     if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);

@@ -46,29 +46,31 @@ export function ConnectionStatus() {
   );
 }
 
-/** W8: a token the server no longer takes: say so once, and how to get back in. */
-function RefusedBanner() {
+/**
+ * A link that ended for good, said once with how to go on: W8's token the server no longer
+ * takes, or an update of plangate while this tab was open (with a way to reload).
+ */
+function LinkEndedBanner({ outdated }: { outdated: boolean }) {
   const { t } = useTranslation();
+  const copy = outdated ? "outdated" : "refused";
   return (
-    <div role="alert" className="banner banner--error" data-testid="access-refused">
+    <div
+      role="alert"
+      className="banner banner--error"
+      data-testid={outdated ? "page-outdated" : "access-refused"}
+    >
       <p>
-        <strong>{t("connection.refusedTitle")}</strong> {t("connection.refusedHowTo")}
+        <strong>{t(`connection.${copy}Title`)}</strong> {t(`connection.${copy}HowTo`)}
       </p>
-    </div>
-  );
-}
-
-/** An update of plangate while this tab was open: say so in the page's language, and reload. */
-function OutdatedBanner() {
-  const { t } = useTranslation();
-  return (
-    <div role="alert" className="banner banner--error" data-testid="page-outdated">
-      <p>
-        <strong>{t("connection.outdatedTitle")}</strong> {t("connection.outdatedHowTo")}
-      </p>
-      <button type="button" className="qbtn qbtn--primary" onClick={() => window.location.reload()}>
-        {t("connection.reload")}
-      </button>
+      {outdated ? (
+        <button
+          type="button"
+          className="qbtn qbtn--primary"
+          onClick={() => window.location.reload()}
+        >
+          {t("connection.reload")}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -83,8 +85,8 @@ export function ConnectionBanner() {
   const connection = useAppStore((s) => s.connection);
   const storage = useAppStore((s) => s.storage);
   const text = useStatusText(connection, storage);
-  if (connection.status === "refused") return <RefusedBanner />;
-  if (connection.status === "closed" && connection.code === OUTDATED) return <OutdatedBanner />;
+  const outdated = connection.status === "closed" && connection.code === OUTDATED;
+  if (connection.status === "refused" || outdated) return <LinkEndedBanner outdated={outdated} />;
   const lost = connection.status === "reconnecting" || connection.status === "closed";
   const cannotStore = !lost && storage.state === "failing";
   return (

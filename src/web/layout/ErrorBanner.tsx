@@ -1,15 +1,14 @@
+import { FATAL_ERRORS } from "../client/WebClient.ts";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
-
-/** Errors that end the link: the connection's own banner words them (ConnectionStatus.tsx). */
-const LINK_ENDING = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
 
 export function ErrorBanner() {
   const { t } = useTranslation();
   const error = useAppStore((s) => s.lastError);
   const storageFailing = useAppStore((s) => s.storage.state === "failing");
   const dismiss = useAppStore((s) => s.dismissError);
-  if (!error || LINK_ENDING.has(error.code)) return null;
+  // The link ended: the connection's banner says why, in the page's words.
+  if (!error || FATAL_ERRORS.has(error.code)) return null;
   const storage = error.code === "STORAGE_FAILED";
   // R3: the storage banner already says that nothing can be saved, and why.
   if (storage && storageFailing) return null;
