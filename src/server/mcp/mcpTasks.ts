@@ -79,6 +79,10 @@ export class AgentTask implements CallFollower {
   }
 }
 
+/** A task that ended at or before `cutoff`: no longer kept, so neither read nor listed. */
+const endedBefore = (task: AgentTask, cutoff: number) =>
+  task.status !== "working" && task.updatedAt <= cutoff;
+
 /** Where a task sits in tasks/list's order. */
 type TaskPlace = Pick<AgentTask, "createdAt" | "taskId">;
 
@@ -192,8 +196,7 @@ export class AgentTasks {
     const cutoff = this.now() - TASK_KEEP_MS;
     const listed: AgentTask[] = [];
     for (const task of this.tasks.values()) {
-      if (task.sessionId !== sessionId) continue;
-      if (task.status === "working" || task.updatedAt > cutoff) listed.push(task);
+      if (task.sessionId === sessionId && !endedBefore(task, cutoff)) listed.push(task);
     }
     return listed.sort(byCreation);
   }
@@ -256,7 +259,7 @@ export class AgentTasks {
   expire(): void {
     const cutoff = this.now() - TASK_KEEP_MS;
     for (const [taskId, task] of this.tasks) {
-      if (task.status !== "working" && task.updatedAt <= cutoff) this.forget(taskId, task);
+      if (endedBefore(task, cutoff)) this.forget(taskId, task);
     }
   }
 
