@@ -263,10 +263,23 @@ describe("App", () => {
     );
     const banner = screen.getByTestId("page-outdated");
     expect(banner).toHaveAttribute("role", "alert");
-    expect(banner).toHaveTextContent(/打开此页面之后，plangate 已更新。\s?请刷新页面后继续。/);
+    // Chinese runs its sentences together: no space after the title's 。
+    expect(banner.querySelector("p")?.textContent).toBe(
+      "打开此页面之后，plangate 已更新。请刷新页面后继续。",
+    );
     expect(within(banner).getByRole("button", { name: "刷新页面" })).toBeEnabled();
     expect(screen.getByTestId("connection-status")).toHaveTextContent("已断开：plangate 已更新");
     expect(document.body).not.toHaveTextContent("speaks protocol");
+  });
+
+  it("[W8][W2] a token no longer accepted is said once, title and what to do as two English sentences", () => {
+    const { store } = renderShell(<App />, { frames: [twoSessions] });
+    act(() => store.getState().setConnectionStatus({ status: "refused" }));
+    const banner = screen.getByTestId("access-refused");
+    expect(banner.querySelector("p")?.textContent).toMatch(
+      /^This tab's access token is no longer accepted\. plangate was started with a new token/,
+    );
+    expect(screen.queryByRole("button", { name: "Reload" })).not.toBeInTheDocument();
   });
 
   it("[W2][R2] the server's words for an error that ends the link are not shown beside the page's own", () => {

@@ -60,7 +60,10 @@ function LinkEndedBanner({ outdated }: { outdated: boolean }) {
       data-testid={outdated ? "page-outdated" : "access-refused"}
     >
       <p>
-        <strong>{t(`connection.${copy}Title`)}</strong> {t(`connection.${copy}HowTo`)}
+        <strong>{t(`connection.${copy}Title`)}</strong>
+        {/* English puts a space between sentences, Chinese none after its 。 */}
+        {t("connection.sentenceSpace")}
+        {t(`connection.${copy}HowTo`)}
       </p>
       {outdated ? (
         <button
