@@ -91,6 +91,26 @@ async function expectOneLineLabels(card: Locator, step: string): Promise<void> {
   }
 }
 
+/** U2: a plan's table keeps its words whole on a phone (it scrolls sideways if it must). */
+async function expectWholeWordsInTables(card: Locator, step: string): Promise<void> {
+  const table = card.locator(".markdown table").first();
+  await table.scrollIntoViewIfNeeded();
+  const broken = await table.evaluate((node) => {
+    const split: string[] = [];
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      for (const word of (text.textContent ?? "").matchAll(/[A-Za-z]+/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        if (range.getClientRects().length > 1) split.push(word[0]);
+      }
+    }
+    return split;
+  });
+  expect(broken, `${step}: words broken across lines in a table`).toEqual([]);
+}
+
 /** U2/W6: the plan card's tools share one row, so the plan keeps the height a second would take. */
 async function expectToolsOnOneRow(tools: Locator[], step: string): Promise<void> {
   const tops = await Promise.all(
@@ -135,6 +155,7 @@ test("[U2] at 390×844 the whole demo lane works by touch: plan mode, a question
     card.getByRole("heading", { name: "Plan: a notes file for newcomers" }),
   ).toBeVisible();
   await expectNoOverflow(page, "plan review");
+  await expectWholeWordsInTables(card, "plan review");
   await tap(questions.planButton(card, "approve"));
 
   await shell.expectMode("build");
