@@ -12,7 +12,7 @@ export function headlineOf(request: InteractionRequest): string {
   if (request.kind === "permission") return `${request.toolName} · ${request.summary}`;
   const first = request.questions[0];
   if (first?.intent?.kind === "plan-review" && first.detail !== undefined) {
-    const title = firstLineOf(first.detail);
+    const title = markdownTitle(first.detail);
     if (title !== "") return title;
   }
   return first?.question ?? request.toolName;
@@ -23,7 +23,7 @@ export function headlineOf(request: InteractionRequest): string {
  * that line only: the page names every waiting request on each store change, and a plan may be
  * 300 KB.
  */
-function firstLineOf(markdown: string): string {
+export function markdownTitle(markdown: string): string {
   let start = 0;
   let line = "";
   while (start < markdown.length && line.trim() === "") {

@@ -8,6 +8,13 @@ describe("summarizeToolInput", () => {
     expect(summarizeToolInput({ questions: [{ question: "Which DB?" }] })).toBe("Which DB?");
   });
 
+  it("[W1][U3] a plan is summarised by its title, without its heading marks, as the inbox names it", () => {
+    expect(summarizeToolInput({ plan: "\n## Plan: a notes file ##\n\n**Goal:** add `a.md`" })).toBe(
+      "Plan: a notes file",
+    );
+    expect(summarizeToolInput({ plan: "Move the cache\nthen rename it" })).toBe("Move the cache");
+  });
+
   it("falls back to compact JSON and shortens long text", () => {
     expect(summarizeToolInput({ a: 1 })).toBe('{"a":1}');
     const long = summarizeToolInput({ pattern: "x".repeat(200) });
@@ -18,7 +25,7 @@ describe("summarizeToolInput", () => {
 
   it("[W1] a plan the server cut for the wire summarises by its start and shows, expanded, how much is left out", () => {
     const input = { plan: { clipped: "# Plan: ship it\n\n1. Build", moreChars: 286_011 } };
-    expect(summarizeToolInput(input)).toBe("# Plan: ship it 1. Build");
+    expect(summarizeToolInput(input)).toBe("Plan: ship it");
     const shown = formatToolInput(input, (count) => `(${count} more characters not shown here)`);
     expect(JSON.parse(shown)).toEqual({
       plan: "# Plan: ship it\n\n1. Build… (286011 more characters not shown here)",

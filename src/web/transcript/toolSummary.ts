@@ -1,4 +1,4 @@
-import { type ClippedString, isClippedString } from "../../protocol/index.ts";
+import { type ClippedString, isClippedString, markdownTitle } from "../../protocol/index.ts";
 
 const SUMMARY_KEYS = [
   "command",
@@ -28,7 +28,9 @@ export function summarizeToolInput(input: unknown): string {
   for (const key of SUMMARY_KEYS) {
     const found = record[key];
     const value = isClippedString(found) ? found.clipped : found;
-    if (typeof value === "string" && value.trim() !== "") return oneLine(value);
+    if (typeof value !== "string" || value.trim() === "") continue;
+    // A plan is named by its title, as the inbox names it, not by its first marks of markdown.
+    return oneLine(key === "plan" ? markdownTitle(value) : value);
   }
   if (Array.isArray(record.questions)) {
     const first = record.questions[0] as { question?: unknown } | undefined;
