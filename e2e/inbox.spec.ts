@@ -220,6 +220,16 @@ test.describe("inbox on a phone", () => {
         await page.getByTestId("inbox-link").tap();
         const items = page.getByTestId("inbox-item");
         await expect(items).toHaveCount(3);
+        // The heading and its count keep a line each: the buttons beside them wrap below instead.
+        const lines = await page.locator(".inbox-head > :first-child > *").evaluateAll((nodes) =>
+          nodes.map((node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            return `${node.textContent}: ${tops.size}`;
+          }),
+        );
+        expect(lines).toEqual(["Waiting for you: 1", "3 decisions wait, oldest first.: 1"]);
         for (let index = 0; index < 3; index++) {
           await items.nth(index).getByRole("button").first().tap();
           const inbox = page.getByTestId("inbox");
