@@ -474,6 +474,28 @@ describe("App on a phone", () => {
     expect(screen.getByRole("main")).toHaveFocus();
   });
 
+  it("[U2][U1] the inbox and the settings have the screen too: the list waits behind the header's toggle", async () => {
+    phoneWindow();
+    const user = userEvent.setup();
+    const { container } = renderShell(<App />, { frames: [twoSessions] });
+    const app = container.querySelector(".app");
+    await user.click(screen.getByTestId("inbox-link"));
+    expect(await screen.findByTestId("inbox")).toBeInTheDocument();
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    const toggle = screen.getByRole("button", { name: /^Sessions/ });
+    await user.click(toggle);
+    expect(app).toHaveAttribute("data-sessions", "open");
+    await user.click(screen.getByRole("button", { name: /^Older work/ }));
+    expect(app).toHaveAttribute("data-sessions", "closed");
+
+    await user.click(screen.getByTestId("settings-button"));
+    expect(app).toHaveAttribute("data-sessions", "closed");
+    expect(screen.getByRole("button", { name: /^Sessions/ })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
+  });
+
   it("[U2][W11] New session from the drawer closes it and hands the keyboard to the new session's box, typed-ahead text included; so does an empty session handed back", async () => {
     phoneWindow();
     const user = userEvent.setup();

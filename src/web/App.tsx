@@ -97,7 +97,8 @@ function BackIcon() {
 
 /**
  * W1: sessions on the left; the selected session or the settings on the right. U2: a phone
- * stacks them, and an open session takes the whole screen with the list in a drawer.
+ * stacks them, and an open session, the inbox or the settings take the whole screen with the
+ * list in a drawer.
  */
 export function App() {
   const { t } = useTranslation();
@@ -111,7 +112,11 @@ export function App() {
   const shownSession = page === "session" ? selected : null;
   const panes = useLeaving(shownSession ?? null, sameId, paneLeavesInSteps);
   const mainRef = useRef<HTMLElement>(null);
-  const drawer = useSessionsDrawer(usePhoneLayout() && shownSession !== null, shownSession);
+  // Only the home page (no session, no other page) shows the list as its way in.
+  const drawer = useSessionsDrawer(
+    usePhoneLayout() && (shownSession !== null || page !== "session"),
+    shownSession ?? page,
+  );
   const drawerOpen = drawer.state === "open";
 
   return (

@@ -4,7 +4,7 @@ import { type RefObject, useEffect, useRef, useState } from "react";
 export type AfterClose = "toggle" | "main";
 
 export type SessionsDrawer = {
-  /** Absent beside the list (a wide window, or a phone with no session open). */
+  /** Absent beside the list (a wide window, or a phone's home page with the list as its content). */
   state: "open" | "closed" | undefined;
   open(): void;
   /** `null`: focus stays where it is (something else takes it). */
@@ -14,8 +14,8 @@ export type SessionsDrawer = {
 };
 
 /**
- * U2/W6: on a phone an open session has the whole screen, so a waiting card gets the height;
- * the session list waits behind a toggle in the header. `collapsible` says when it does;
+ * U2/W6: on a phone an open session (or the inbox, or the settings) has the whole screen, so a
+ * waiting card gets the height; the session list waits behind a toggle in the header. `collapsible` says when it does;
  * a change of `shown` (another session, another page) closes it.
  */
 export function useSessionsDrawer(collapsible: boolean, shown: unknown): SessionsDrawer {
