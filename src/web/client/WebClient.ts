@@ -1,6 +1,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type {
   ClientFrame,
+  ErrorCode,
   ModeName,
   PermissionDecision,
   QuestionAnswers,
@@ -23,7 +24,10 @@ const HISTORY_PAGE = 300;
  * Error codes after which retrying the same connection cannot help: the link ends, and the
  * connection's own banner words them (ConnectionStatus.tsx), not the error banner.
  */
-export const FATAL_ERRORS: ReadonlySet<string> = new Set(["UNAUTHORIZED", "PROTOCOL_MISMATCH"]);
+export const FATAL_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "UNAUTHORIZED",
+  "PROTOCOL_MISMATCH",
+]);
 
 /**
  * What the UI can ask of the server, and the way frames reach the store. Components call
@@ -37,7 +41,7 @@ export class WebClient {
     private readonly sender: FrameSender,
     private readonly options: {
       now?: () => number;
-      onFatal?: (reason: string, code: string) => void;
+      onFatal?: (reason: string, code: ErrorCode) => void;
     } = {},
   ) {}
 

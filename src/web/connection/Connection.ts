@@ -1,6 +1,7 @@
 import {
   type ClientFrame,
   type DeviceInfo,
+  type ErrorCode,
   PROTOCOL_VERSION,
   type ResumePoint,
   type ServerFrame,
@@ -108,7 +109,7 @@ export class Connection {
    * Ends for good, for example when the server refuses our token or protocol. `code`: the
    * server's error code when it ended the link, so the page words it itself (W2).
    */
-  stop(reason: string, code?: string): void {
+  stop(reason: string, code?: ErrorCode): void {
     this.stopped = true;
     if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);
     this.retryHandle = null;

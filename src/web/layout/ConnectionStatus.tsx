@@ -1,10 +1,10 @@
-import type { StorageHealth } from "../../protocol/index.ts";
+import type { ErrorCode, StorageHealth } from "../../protocol/index.ts";
 import { useTranslation } from "../i18n/useTranslation.tsx";
 import { useAppStore } from "../store/store.ts";
 import type { ConnectionStatus as Status } from "../store/types.ts";
 
 /** The server speaks a newer protocol than this page's code (the page was open across an update). */
-const OUTDATED = "PROTOCOL_MISMATCH";
+const OUTDATED: ErrorCode = "PROTOCOL_MISMATCH";
 
 function useStatusText(connection: Status, storage: StorageHealth): string {
   const { t } = useTranslation();

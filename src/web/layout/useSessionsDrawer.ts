@@ -15,8 +15,8 @@ export type SessionsDrawer = {
 
 /**
  * U2/W6: on a phone an open session (or the inbox, or the settings) has the whole screen, so a
- * waiting card gets the height; the session list waits behind a toggle in the header. `collapsible` says when it does;
- * a change of `shown` (another session, another page) closes it.
+ * waiting card gets the height; the session list waits behind a toggle in the header.
+ * `collapsible` says when it does; a change of `shown` (another session, another page) closes it.
  */
 export function useSessionsDrawer(collapsible: boolean, shown: unknown): SessionsDrawer {
   const [open, setOpen] = useState(false);

@@ -22,7 +22,7 @@ export type ConnectionStatus =
   | { status: "connecting" }
   | { status: "open"; clockOffsetMs: number }
   | { status: "reconnecting"; attempt: number; retryAt: number }
-  | { status: "closed"; reason: string; code?: string }
+  | { status: "closed"; reason: string; code?: ErrorCode }
   /** W8: the server no longer accepts this tab's token (it was rotated); retrying cannot help. */
   | { status: "refused" };
 
